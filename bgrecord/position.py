@@ -1,0 +1,533 @@
+"""The rules core: positions, dice, checker moves, plays and their legality.
+
+A :class:`Position` holds both sides' checkers and the side on roll. Each side is
+a tuple of 26 counts seen from that side's own end of the board: slot 0 is the
+checkers borne off, slots 1-24 the points in that side's numbering (24 is its
+back point, 1 its ace point), slot 25 its bar. A :class:`Move` is one checker
+moved by one die, ``Move(13, 7)``; a :class:`Play` is the sequence of moves of a
+turn.
+
+What this module does not know: notation (``13/7*/4``, ``bar``), files, the
+cube, scores or whose turn it is in a match. It answers "what may the side on
+roll do with these dice" and "is this play legal, and if not, why".
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
+
+OFF = 0
+BAR = 25
+CHECKERS = 15
+
+Side = tuple[int, ...]
+"""26 counts: [borne off, point 1, ..., point 24, bar], in the side's own numbering."""
+
+
+class Variant(enum.Enum):
+    """Starting layouts. The rules of play are the same for all of them."""
+
+    STANDARD = "standard"
+    NACKGAMMON = "nackgammon"
+
+    @property
+    def start(self) -> Side:
+        layout = _STARTS[self]
+        side = [0] * 26
+        for point, count in layout.items():
+            side[point] = count
+        side[OFF] = CHECKERS - sum(layout.values())
+        return tuple(side)
+
+
+_STARTS: dict[Variant, dict[int, int]] = {
+    Variant.STANDARD: {24: 2, 13: 5, 8: 3, 6: 5},
+    Variant.NACKGAMMON: {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
+}
+
+
+class Dice(NamedTuple):
+    """Two dice as rolled (order kept: files write them either way round)."""
+
+    first: int
+    second: int
+
+    @property
+    def is_double(self) -> bool:
+        return self.first == self.second
+
+    @property
+    def is_valid(self) -> bool:
+        return 1 <= self.first <= 6 and 1 <= self.second <= 6
+
+    def pips(self) -> list[int]:
+        """The dice to be played: four for a double, else the two."""
+        return [self.first] * 4 if self.is_double else [self.first, self.second]
+
+    def __str__(self) -> str:
+        return f"{self.first}{self.second}"
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+class Move(NamedTuple):
+    """One checker moved by one die, in the mover's numbering (25 = bar, 0 = off)."""
+
+    source: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"{_point_name(self.source)}/{_point_name(self.target)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The checker moves of one turn, in the order they are made. Empty for a dance."""
+
+    moves: tuple[Move, ...] = ()
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[Sequence[int]]) -> Play:
+        """``Play.from_pairs([(24, 18), (13, 11)])``."""
+        return cls(tuple(Move(int(s), int(t)) for s, t in pairs))
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __str__(self) -> str:
+        return " ".join(str(move) for move in self.moves)
+
+    def __repr__(self) -> str:
+        return f"Play.from_pairs({[tuple(m) for m in self.moves]!r})"
+
+
+class Illegal(enum.Enum):
+    """Why a play is illegal. The value is a message template."""
+
+    BAD_DICE = "dice must be two numbers from 1 to 6"
+    BAD_POINTS = "a checker moves forward from a point (1-24, or 25 for the bar) to a lower point or off"
+    TOO_MANY_MOVES = "more checker moves than the dice allow"
+    WRONG_DISTANCE = "the distance matches no unused die"
+    NO_CHECKER = "there is no checker of the player on that point"
+    MUST_ENTER_FIRST = "a checker on the bar must enter before any other checker moves"
+    CLOSED_POINT = "the point is held by two or more of the opponent's checkers"
+    CANNOT_BEAR_OFF_YET = "bearing off needs all fifteen checkers in the home board"
+    OVERAGE_NOT_FROM_HIGHEST = "a larger die bears off only from the highest occupied point"
+    MORE_DICE_COULD_BE_USED = "more of the dice could be played"
+    LARGER_DIE_COULD_BE_USED = "when only one die can be played, the larger one must be played"
+
+    @property
+    def code(self) -> str:
+        """The stable code used in reports: ``wrong-distance``, ``closed-point``, ..."""
+        return self.name.lower().replace("_", "-")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayError:
+    """An illegal play: the reason, the 0-based index of the offending move (None when
+    the play as a whole is at fault) and the die involved, if any."""
+
+    reason: Illegal
+    move_index: int | None = None
+    move: Move | None = None
+
+    @property
+    def message(self) -> str:
+        if self.move is None:
+            return self.reason.value
+        return f"{self.move}: {self.reason.value}"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class IllegalPlayError(ValueError):
+    """Raised by :meth:`Position.play` for an illegal play; ``error`` says why."""
+
+    def __init__(self, error: PlayError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class LegalPlay(NamedTuple):
+    """A legal play and where it leads. ``hits[i]`` tells whether move i hit a blot."""
+
+    play: Play
+    position: Position
+    hits: tuple[bool, ...]
+
+    def __str__(self) -> str:
+        return " ".join(f"{move}{'*' if hit else ''}" for move, hit in zip(self.play, self.hits))
+
+
+class Outcome(NamedTuple):
+    """A finished game: the winner (0 or 1) and the kind, 1 single, 2 gammon, 3 backgammon."""
+
+    winner: int
+    kind: int
+
+
+# --- the rule of one checker moved by one die, shared by checking and generation ---
+
+
+def _hop_error(me: Sequence[int], opp: Sequence[int], source: int, die: int) -> Illegal | None:
+    """Why moving a checker from ``source`` by ``die`` is illegal, or None."""
+    if me[BAR] and source != BAR:
+        return Illegal.MUST_ENTER_FIRST
+    if not me[source]:
+        return Illegal.NO_CHECKER
+    target = source - die
+    if target > 0:
+        return Illegal.CLOSED_POINT if opp[BAR - target] >= 2 else None
+    if any(me[7:26]):
+        return Illegal.CANNOT_BEAR_OFF_YET
+    if target < 0 and any(me[source + 1 : 7]):
+        return Illegal.OVERAGE_NOT_FROM_HIGHEST
+    return None
+
+
+def _hop(me: list[int], opp: list[int], source: int, target: int) -> bool:
+    """Make the move in place (already known to be legal); return True if it hit."""
+    me[source] -= 1
+    me[target] += 1
+    if target and opp[BAR - target] == 1:
+        opp[BAR - target] = 0
+        opp[BAR] += 1
+        return True
+    return False
+
+
+def _die_for(distance: int, target: int, dice: list[int]) -> int | None:
+    """The die a move of ``distance`` uses: the exact one, else for a bear-off the
+    smallest larger one (the choice never matters for the rest of the turn)."""
+    if distance in dice:
+        return distance
+    if target == OFF:
+        larger = [d for d in dice if d > distance]
+        if larger:
+            return min(larger)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Both sides' checkers (see :data:`Side`) and the side on roll, 0 or 1."""
+
+    sides: tuple[Side, Side]
+    turn: int = 0
+
+    # --- construction and identity ---
+
+    @classmethod
+    def start(cls, variant: Variant = Variant.STANDARD, turn: int = 0) -> Position:
+        side = variant.start
+        return cls((side, side), turn)
+
+    @classmethod
+    def from_id(cls, position_id: str, turn: int = 0) -> Position:
+        """From a gnubg Position ID, seen from the side on roll, who is player ``turn``."""
+        from bgrecord.ids import decode_position_id
+
+        not_on_roll, on_roll = decode_position_id(position_id)
+        position = cls.from_relative(on_roll, not_on_roll, turn)
+        if not position.is_valid():
+            raise ValueError(f"Position ID {position_id!r} has a point held by both sides")
+        return position
+
+    @classmethod
+    def from_layout(cls, on_roll: Mapping[int, int], opponent: Mapping[int, int], turn: int = 0) -> Position:
+        """From {point: count} for each side in its own numbering (25 = bar); the
+        checkers not placed are borne off. ``Position.from_layout({6: 2}, {24: 1})``."""
+        sides = []
+        for layout in (on_roll, opponent):
+            side = [0] * 26
+            for point, count in layout.items():
+                if not 1 <= point <= 25 or count < 0:
+                    raise ValueError(f"no point {point} with {count} checkers on a side")
+                side[point] += count
+            side[OFF] = CHECKERS - sum(side)
+            if side[OFF] < 0:
+                raise ValueError(f"more than {CHECKERS} checkers on a side: {dict(layout)}")
+            sides.append(tuple(side))
+        return cls.from_relative(sides[0], sides[1], turn)
+
+    @classmethod
+    def from_relative(cls, on_roll: Side, opponent: Side, turn: int = 0) -> Position:
+        sides = (on_roll, opponent) if turn == 0 else (opponent, on_roll)
+        return cls(sides, turn)
+
+    def id(self) -> str:
+        """The gnubg Position ID, from the side on roll."""
+        from bgrecord.ids import encode_position_id
+
+        return encode_position_id(self.opponent, self.on_roll)
+
+    def __repr__(self) -> str:
+        turn = f", turn={self.turn}" if self.turn else ""
+        return f"Position.from_id({self.id()!r}{turn})"
+
+    def __str__(self) -> str:
+        from bgrecord.board import ascii_board
+
+        return ascii_board(self)
+
+    @property
+    def on_roll(self) -> Side:
+        return self.sides[self.turn]
+
+    @property
+    def opponent(self) -> Side:
+        return self.sides[1 - self.turn]
+
+    def swap_turn(self) -> Position:
+        """The same checkers with the other side on roll."""
+        return Position(self.sides, 1 - self.turn)
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts of player 0 and player 1."""
+        a, b = self.sides
+        return (sum(i * n for i, n in enumerate(a)), sum(i * n for i, n in enumerate(b)))
+
+    def is_valid(self) -> bool:
+        """Counts in range, 15 checkers a side, and no point held by both sides."""
+        a, b = self.sides
+        if len(a) != 26 or len(b) != 26 or min(a) < 0 or min(b) < 0:
+            return False
+        if sum(a) != CHECKERS or sum(b) != CHECKERS:
+            return False
+        return not any(a[p] and b[BAR - p] for p in range(1, 25))
+
+    # --- game end ---
+
+    def outcome(self, backgammon_despite_borne_off: bool = False) -> Outcome | None:
+        """The result if a side has borne off all its checkers, else None.
+
+        A gammon when the loser has borne off none; a backgammon when, in addition,
+        the loser has a checker on the bar or in the winner's home board. With
+        ``backgammon_despite_borne_off`` (an online playroom's house rule) the bar
+        or home-board checker makes a backgammon whatever the loser bore off.
+        """
+        for winner in (0, 1):
+            if self.sides[winner][OFF] == CHECKERS:
+                loser = self.sides[1 - winner]
+                trapped = any(loser[19:26])
+                if backgammon_despite_borne_off and trapped:
+                    return Outcome(winner, 3)
+                if loser[OFF]:
+                    return Outcome(winner, 1)
+                return Outcome(winner, 3 if trapped else 2)
+        return None
+
+    # --- playing ---
+
+    def play(self, play: Play, dice: Sequence[int] | None = None) -> Position:
+        """The position after ``play``, with the other side on roll.
+
+        With ``dice`` the play is checked against every rule and raises
+        :class:`IllegalPlayError` if illegal. Without, each move is checked on its
+        own (checker there, bar first, point open, bearing off allowed, 1 to 6 pips).
+        """
+        if dice is not None:
+            error, me, opp = self._checked(dice, play)
+            if error:
+                raise IllegalPlayError(error)
+            return self._after(me, opp)
+        me, opp = list(self.on_roll), list(self.opponent)
+        for index, move in enumerate(play.moves):
+            error = _check_points(move, index)
+            distance = move.source - move.target
+            if error is None and distance > 6:
+                error = PlayError(Illegal.WRONG_DISTANCE, index, move)
+            if error is None:
+                reason = _hop_error(me, opp, move.source, distance)
+                error = PlayError(reason, index, move) if reason else None
+            if error:
+                raise IllegalPlayError(error)
+            _hop(me, opp, move.source, move.target)
+        return self._after(me, opp)
+
+    def _after(self, me: list[int], opp: list[int]) -> Position:
+        sides = (tuple(me), tuple(opp)) if self.turn == 0 else (tuple(opp), tuple(me))
+        return Position(sides, 1 - self.turn)
+
+    def play_error(self, dice: Sequence[int], play: Play) -> PlayError | None:
+        """None if ``play`` is legal for ``dice``, else why not.
+
+        Moves are tried in the order given, then (only if that fails) in any other
+        order, since the order of a turn's moves is free. Legal plays are generated
+        only when the play uses fewer dice than rolled.
+        """
+        return self._checked(dice, play)[0]
+
+    def _checked(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, list[int], list[int]]:
+        """The error, if any, and the two sides (mover, opponent) after the play."""
+        me, opp = list(self.on_roll), list(self.opponent)
+        roll = Dice(*dice)
+        if not roll.is_valid:
+            return PlayError(Illegal.BAD_DICE), me, opp
+        pips = roll.pips()
+        if len(play.moves) > len(pips):
+            return PlayError(Illegal.TOO_MANY_MOVES), me, opp
+        for index, move in enumerate(play.moves):
+            error = _check_points(move, index)
+            if error:
+                return error, me, opp
+        first_error = self._apply_ordered(me, opp, play, list(pips))
+        if first_error:
+            for order in _other_orders(play):
+                me, opp = list(self.on_roll), list(self.opponent)
+                if self._apply_ordered(me, opp, order, list(pips)) is None:
+                    break
+            else:
+                return first_error, me, opp
+        if len(play.moves) == len(pips) or me[OFF] == CHECKERS:
+            return None, me, opp
+        return self._maximality_error(roll, me, opp, len(play.moves)), me, opp
+
+    @staticmethod
+    def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int]) -> PlayError | None:
+        """Apply ``play`` in order, consuming ``dice``; the first error, if any."""
+        for index, move in enumerate(play.moves):
+            die = _die_for(move.source - move.target, move.target, dice)
+            if die is None:
+                early = move.target == OFF and any(me[7:26])
+                return PlayError(Illegal.CANNOT_BEAR_OFF_YET if early else Illegal.WRONG_DISTANCE, index, move)
+            reason = _hop_error(me, opp, move.source, die)
+            if reason:
+                return PlayError(reason, index, move)
+            dice.remove(die)
+            _hop(me, opp, move.source, move.target)
+        return None
+
+    def _maximality_error(self, roll: Dice, me: list[int], opp: list[int], used: int) -> PlayError | None:
+        """The play used fewer dice than rolled: legal only if no play does better."""
+        legal = self._leaves(roll)
+        key = tuple(me) + tuple(opp)
+        if any(leaf.key == key for leaf in legal):
+            return None
+        if used < max(leaf.rank for leaf in legal):
+            return PlayError(Illegal.MORE_DICE_COULD_BE_USED)
+        return PlayError(Illegal.LARGER_DIE_COULD_BE_USED)
+
+    def legal_plays(self, dice: Sequence[int]) -> list[LegalPlay]:
+        """Every legal play for ``dice``, one per distinct resulting position.
+
+        A roll that cannot be played at all gives one empty play (a dance).
+        """
+        roll = Dice(*dice)
+        if not roll.is_valid:
+            raise ValueError(f"invalid dice {tuple(dice)}")
+        result: dict[tuple[int, ...], LegalPlay] = {}
+        for leaf in self._leaves(roll):
+            if leaf.key not in result:
+                me, opp = list(leaf.key[:26]), list(leaf.key[26:])
+                result[leaf.key] = LegalPlay(Play(leaf.moves), self._after(me, opp), leaf.hits)
+        return list(result.values())
+
+    def _leaves(self, roll: Dice) -> list[_Leaf]:
+        """All maximal move sequences (before removing duplicate positions), filtered
+        by the rules of using as many dice as possible, and the larger die."""
+        leaves: list[_Leaf] = []
+        me, opp = list(self.on_roll), list(self.opponent)
+        if roll.is_double:
+            _generate_double(me, opp, roll.first, 4, BAR, (), (), leaves)
+        else:
+            _generate(me, opp, (roll.first, roll.second), (), (), (), leaves)
+            _generate(me, opp, (roll.second, roll.first), (), (), (), leaves)
+        most = max(leaf.rank for leaf in leaves)
+        leaves = [leaf for leaf in leaves if leaf.rank == most]
+        if most == 1 and not roll.is_double:
+            high = max(roll)
+            if any(leaf.dice == (high,) for leaf in leaves):
+                leaves = [leaf for leaf in leaves if leaf.dice == (high,)]
+        return leaves
+
+
+class _Leaf(NamedTuple):
+    moves: tuple[Move, ...]
+    hits: tuple[bool, ...]
+    dice: tuple[int, ...]
+    key: tuple[int, ...]
+    rank: int  # dice used; a play that bears off the last checker counts as using all
+
+
+def _check_points(move: Move, index: int) -> PlayError | None:
+    if not (1 <= move.source <= 25 and 0 <= move.target < move.source):
+        return PlayError(Illegal.BAD_POINTS, index, move)
+    return None
+
+
+def _other_orders(play: Play) -> Iterator[Play]:
+    seen = {play.moves}
+    for order in permutations(play.moves):
+        if order not in seen:
+            seen.add(order)
+            yield Play(order)
+
+
+def _leaf(me: list[int], opp: list[int], moves: tuple[Move, ...], hits: tuple[bool, ...], dice: tuple[int, ...], total: int) -> _Leaf:
+    rank = total if me[OFF] == CHECKERS else len(moves)
+    return _Leaf(moves, hits, dice, tuple(me) + tuple(opp), rank)
+
+
+def _sources(me: list[int], highest: int) -> Iterable[int]:
+    if me[BAR]:
+        return (BAR,)
+    return [p for p in range(min(highest, 24), 0, -1) if me[p]]
+
+
+def _generate(
+    me: list[int],
+    opp: list[int],
+    dice: tuple[int, ...],
+    moves: tuple[Move, ...],
+    hits: tuple[bool, ...],
+    used: tuple[int, ...],
+    leaves: list[_Leaf],
+) -> None:
+    """Two different dice, played in the order given."""
+    moved = False
+    if dice and me[OFF] < CHECKERS:
+        die, rest = dice[0], dice[1:]
+        for source in _sources(me, BAR):
+            if _hop_error(me, opp, source, die) is None:
+                moved = True
+                me2, opp2 = me.copy(), opp.copy()
+                target = max(source - die, OFF)
+                hit = _hop(me2, opp2, source, target)
+                _generate(me2, opp2, rest, moves + (Move(source, target),), hits + (hit,), used + (die,), leaves)
+    if not moved:
+        leaves.append(_leaf(me, opp, moves, hits, used, 2))
+
+
+def _generate_double(
+    me: list[int],
+    opp: list[int],
+    die: int,
+    left: int,
+    highest: int,
+    moves: tuple[Move, ...],
+    hits: tuple[bool, ...],
+    leaves: list[_Leaf],
+) -> None:
+    """A double: moves in non-increasing order of source point, which reaches
+    every resulting position once per distinct set of moves."""
+    moved = False
+    if left and me[OFF] < CHECKERS:
+        for source in _sources(me, highest):
+            if _hop_error(me, opp, source, die) is None:
+                moved = True
+                me2, opp2 = me.copy(), opp.copy()
+                target = max(source - die, OFF)
+                hit = _hop(me2, opp2, source, target)
+                _generate_double(me2, opp2, die, left - 1, source, moves + (Move(source, target),), hits + (hit,), leaves)
+    if not moved:
+        leaves.append(_leaf(me, opp, moves, hits, (die,) * len(moves), 4))

@@ -1,0 +1,32 @@
+"""Shared test helpers: where the third-party corpus and GNU Backgammon are, if anywhere."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+CORPUS = ROOT.parent / "shared" / "corpus"
+GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
+
+
+def oracle_matches() -> Iterator[dict[str, Any]]:
+    """GNU Backgammon's reading of the self-play corpus, one match at a time."""
+    path = CORPUS / "gnubg-selfplay" / "oracle.jsonl"
+    if not path.exists():
+        pytest.skip(f"corpus absent: {path}")
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            yield json.loads(line)
+
+
+@pytest.fixture(scope="session")
+def gnubg() -> str:
+    if GNUBG is None:
+        pytest.skip("GNU Backgammon (Debian package gnubg) is not installed")
+    return GNUBG
