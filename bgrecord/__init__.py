@@ -1,6 +1,7 @@
 """bgrecord: read, re-validate, replay and mine backgammon match records."""
 
 from bgrecord.ids import XGID, GameState, MatchState, gnubg_id
+from bgrecord.issues import Issue, Severity
 from bgrecord.position import (
     BAR,
     OFF,
@@ -15,10 +16,40 @@ from bgrecord.position import (
     Position,
     Variant,
 )
+from bgrecord.reader import iter_games, iter_matches, read_match
+from bgrecord.records import (
+    Action,
+    Comment,
+    CubeAction,
+    GameRecord,
+    MatchRecord,
+    MoveToken,
+    Result,
+    Roll,
+    SetPosition,
+    Tag,
+    Unreadable,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Action",
+    "Comment",
+    "CubeAction",
+    "GameRecord",
+    "Issue",
+    "MatchRecord",
+    "MoveToken",
+    "Result",
+    "Roll",
+    "SetPosition",
+    "Severity",
+    "Tag",
+    "Unreadable",
+    "iter_games",
+    "iter_matches",
+    "read_match",
     "BAR",
     "OFF",
     "XGID",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 import click
 
@@ -11,9 +14,21 @@ from bgrecord import __version__
 from bgrecord.board import ascii_board
 from bgrecord.demo import random_game
 from bgrecord.ids import XGID, MatchState
+from bgrecord.issues import Issue, Severity
 from bgrecord.position import Dice, Position
+from bgrecord.reader import iter_matches, match_files
+from bgrecord.records import MatchRecord
 
 _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def output_format(command: F) -> F:
+    """The one output-format option every reporting command shares."""
+    return click.option(
+        "--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+        help="text for people (path:line:col: severity[code] message), json for programs.",
+    )(command)
 _NAMES = ("O", "X")
 
 
@@ -69,8 +84,7 @@ def board(identifier: str, dice: str | None, turn: int | None) -> None:
         if not plays[0].play:
             click.echo(f"{_NAMES[position.turn]} cannot move with {roll}.")
         else:
-            count = "1 legal play" if len(plays) == 1 else f"{len(plays)} legal plays"
-            click.echo(f"{count} for {_NAMES[position.turn]} with {roll}:")
+            click.echo(f"{_count(len(plays), 'legal play')} for {_NAMES[position.turn]} with {roll}:")
             for number, legal in enumerate(plays, 1):
                 click.echo(f"{number:4}. {legal}")
 
@@ -93,5 +107,69 @@ def demo(seed: int, boards: bool) -> None:
     click.echo(ascii_board(position), nl=False)
     outcome = position.outcome()
     if outcome:
-        points = "1 point" if outcome.kind == 1 else f"{outcome.kind} points"
-        click.echo(f"{_NAMES[outcome.winner]} wins {_KINDS[outcome.kind]} ({points}).")
+        click.echo(f"{_NAMES[outcome.winner]} wins {_KINDS[outcome.kind]} ({_count(outcome.kind, 'point')}).")
+
+
+def _issue_json(issue: Issue) -> dict[str, Any]:
+    return {
+        "severity": issue.severity.value, "category": issue.category, "code": issue.code, "message": issue.message,
+        "line": issue.line, "column": issue.column, "game": issue.game, "move": issue.move,
+    }
+
+
+def _match_json(match: MatchRecord) -> dict[str, Any]:
+    return {
+        "format": match.format, "encoding": match.encoding, "length": match.length, "players": list(match.players),
+        "tags": {tag.key: tag.value for tag in match.tags},
+        "games": [
+            {"index": g.index, "number": g.number, "line": g.line, "names": list(g.names), "scores": list(g.scores), "actions": len(g.actions)}
+            for g in match.games
+        ],
+    }
+
+
+def _summary(path: str, match: MatchRecord) -> str:
+    length = "money play" if match.length == 0 else f"{match.length} point match" if match.length else "no match length"
+    players = " vs ".join(name or "(no name)" for name in match.players)
+    actions = sum(len(game.actions) for game in match.games)
+    return f"{path}: {match.format} ({match.encoding}), {length}, {players}, {_count(len(match.games), 'game')}, {_count(actions, 'action')}"
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@output_format
+def read(paths: tuple[str, ...], output: str) -> None:
+    """Read match files and report what could not be read.
+
+    PATHS are files or folders (searched for .mat .txt .gam .sgf). Reading checks the
+    format only; the rules are checked by `bgrecord validate`. Exit status: 0 when every
+    file reads, 1 when some text could not be read, 2 for a usage or I/O error.
+    """
+    files = match_files(paths)
+    report: list[dict[str, Any]] = []
+    errors = 0
+    for path in files:
+        try:
+            matches = list(iter_matches(path))
+        except OSError as exc:
+            raise click.ClickException(f"{path}: cannot read: {exc.strerror or exc}") from None
+        issues = [issue for match in matches for issue in match.all_issues()]
+        errors += sum(issue.severity is Severity.ERROR for issue in issues)
+        if output == "json":
+            report.append({"path": str(path), "matches": [_match_json(m) for m in matches], "issues": [_issue_json(i) for i in issues]})
+            continue
+        for match in matches:
+            click.echo(_summary(str(path), match))
+        for issue in issues:
+            click.echo(f"  {issue}")
+    if output == "json":
+        summary = {"files": len(files), "errors": errors}
+        click.echo(json.dumps({"files": report, "summary": summary}, indent=2, ensure_ascii=False))
+    elif len(files) > 1:
+        click.echo(f"{len(files)} files, {errors} unreadable places")
+    if errors:
+        raise SystemExit(1)

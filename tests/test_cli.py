@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
 import sys
@@ -71,7 +73,41 @@ def test_demo_is_deterministic_and_ends_with_a_result() -> None:
 
 def test_cli_reference_matches_help() -> None:
     reference = (DOCS / "cli.md").read_text(encoding="utf-8")
-    for command in ([], ["board"], ["demo"]):
+    for command in ([], ["read"], ["board"], ["demo"]):
         code, out = run(*command, "--help")
         assert code == 0
         assert out in reference, f"docs/cli.md is out of date for: bgrecord {' '.join(command)} --help"
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def test_read_samples_reports_every_match_and_exits_zero() -> None:
+    code, out = run("read", str(SAMPLES))
+    assert code == 0
+    assert "xg-tags-bom-crlf.mat: mat (utf-8-sig), 5 point match, Jake Jacobs vs Hosaka Noriyuki, 2 games" in out
+    assert "warning[wrapped-line]" in out and out.rstrip().endswith("17 files, 0 unreadable places")
+
+
+def test_read_bad_file_exits_one_with_located_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/x5\n")
+    code, out = run("read", str(bad))
+    assert code == 1 and f"{bad}:5:14: error[unreadable] cannot read '6/x5' at column 14" in out
+    code, out = run("read", "--format", "json", str(bad))
+    document = json.loads(out)
+    assert code == 1 and document["summary"] == {"files": 1, "errors": 1}
+    (issue,) = document["files"][0]["issues"]
+    assert (issue["line"], issue["column"], issue["code"], issue["game"]) == (5, 14, "unreadable", 1)
+
+
+def test_read_usage_and_io_errors_exit_two(tmp_path: Path) -> None:
+    code, out = run("read", str(tmp_path / "missing.mat"))
+    assert code == 2 and "does not exist" in out
+    locked = tmp_path / "locked.mat"
+    locked.write_text(" 1 point match\n")
+    locked.chmod(0)
+    if os.access(locked, os.R_OK):  # root reads anything: nothing to test here
+        return
+    code, out = run("read", str(locked))
+    assert code == 1 and "cannot read" in out

@@ -1,0 +1,50 @@
+"""Issues: what bgrecord found wrong or noteworthy in a record, and exactly where.
+
+Every layer reports through :class:`Issue`; none raises on bad content. An issue says
+how bad (severity), what kind (category: ``format`` for what the reader could not read),
+a stable code, a message in words, and where: path, line and column (1-based), game
+(1-based index in the file) and move (the row number as written).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    severity: Severity
+    category: str
+    code: str
+    message: str
+    path: str | None = None
+    line: int | None = None
+    column: int | None = None
+    game: int | None = None
+    move: int | None = None
+    excerpt: str = ""
+
+    def __str__(self) -> str:
+        where = ":".join(str(part) for part in (self.path or "<text>", self.line, self.column) if part is not None)
+        return f"{where}: {self.severity}[{self.code}] {self.message}"
+
+    def at(self, **changes: object) -> Issue:
+        """A copy with some fields changed (path, game, move...)."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def format_issue(
+    severity: Severity, code: str, message: str, line: int | None = None, column: int | None = None, excerpt: str = ""
+) -> Issue:
+    """An issue of the reader (category ``format``); path and game are added by the caller."""
+    return Issue(severity, "format", code, message, line=line, column=column, excerpt=excerpt)

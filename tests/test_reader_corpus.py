@@ -1,0 +1,84 @@
+"""The reader on every real transcript of ../shared/corpus: no format error but in files that
+are not backgammon, and as many games and actions as an independent count finds."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS
+
+from bgrecord.issues import Severity
+from bgrecord.reader import iter_matches, match_files
+from bgrecord.records import CubeAction, Result, Roll
+from bgrecord.source import decode
+
+NOT_BACKGAMMON = {
+    "zmetcalf__backgammon_sgf/tests__demo_file.sgf": "a Go game (GM[1]): refused as not backgammon",
+}
+
+_GAME = re.compile(r"\s*game\s+\d+", re.I)
+_ROLL = re.compile(r"\d\d\s*:")
+_CUBE = re.compile(r"(?i)\b(doubles|beavers|raccoons|takes|drops|accepts|rejects|passes)\b")
+_RESULT = re.compile(r"(?i)\b(wins|losses|resigns|resigned)\b")
+
+
+def independent_count(text: str, sgf: bool) -> tuple[int, int]:
+    """Games and actions (rolls, cube actions, results) by plain pattern counting."""
+    if sgf:
+        return text.count("GM[6]"), len(re.findall(r";\s*[WB]\[", text)) + len(re.findall(r"RE\[[WB]\+", text))
+    games = actions = 0
+    score_line_next = False
+    for line in re.split(r"\r\n|\r|\n", text):
+        if _GAME.match(line):
+            games, score_line_next = games + 1, True
+        elif score_line_next and line.strip():
+            score_line_next = False
+        elif games:
+            actions += len(_ROLL.findall(line)) + len(_CUBE.findall(line)) + len(_RESULT.findall(line))
+    return games, actions
+
+
+def corpus_files() -> list[Path]:
+    if not CORPUS.exists():
+        pytest.skip(f"corpus absent: {CORPUS}")
+    return match_files([CORPUS])
+
+
+def test_every_corpus_file_reads_and_counts_agree() -> None:
+    files = corpus_files()
+    assert len(files) > 1800
+    refused: dict[str, str] = {}
+    total_games = 0
+    for path in files:
+        name = str(path.relative_to(CORPUS))
+        matches = list(iter_matches(path))
+        errors = [i for m in matches for i in m.all_issues() if i.severity is Severity.ERROR and i.category == "format"]
+        if errors:
+            refused[name] = errors[0].code
+            continue
+        games = [g for m in matches for g in m.games]
+        actions = sum(isinstance(a, (Roll, CubeAction, Result)) for g in games for a in g.actions)
+        text, _ = decode(path.read_bytes())
+        assert (len(games), actions) == independent_count(text, path.suffix == ".sgf"), name
+        assert "".join(m.text() for m in matches) == text, name
+        total_games += len(games)
+    assert sorted(refused) == sorted(NOT_BACKGAMMON)
+    assert set(refused.values()) == {"not-backgammon"}
+    assert total_games > 5000
+
+
+def test_selfplay_mat_and_sgf_give_the_same_games() -> None:
+    from test_reader_samples import game_summary
+
+    pairs = sorted((CORPUS / "gnubg-selfplay").glob("*.mat")) if CORPUS.exists() else []
+    if not pairs:
+        pytest.skip("corpus absent")
+    for mat_path in pairs:
+        mat, sgf = next(iter_matches(mat_path)), next(iter_matches(mat_path.with_suffix(".sgf")))
+        assert len(mat.games) == len(sgf.games), mat_path.name
+        for game_mat, game_sgf in zip(mat.games, sgf.games):
+            assert game_summary(game_mat.actions) == game_summary(game_sgf.actions), (mat_path.name, game_mat.index)
+            assert game_mat.scores == game_sgf.scores and game_mat.names == game_sgf.names
+    assert len(pairs) == 40
