@@ -3,7 +3,7 @@
 A file is first cut into chunks by line shape alone: the header (everything before the
 first ``Game N``), then one chunk per game; a new ``N point match`` line after games opens
 the next match, taking the comment and tag lines just above it as its header. Each chunk
-is parsed with ``grammars/mat.lark`` in one call, each row as a single ``ROW`` token whose
+is parsed with ``grammars/mat.lark`` in one call, each run of rows as one ``ROWS`` token whose
 cells are then labelled with the grammar's cell terminals. A game that does not parse is
 parsed again line by line with the grammar's cell-by-cell rules, so one bad line costs one
 issue that says what was expected, and the rest of the game is read.
@@ -302,7 +302,7 @@ def cell_meaning(text: str) -> tuple[Any, ...]:
 # indented further than this is the right player's (gnubg: 6 spaces left, 34 right).
 _LONE_CELL_GAP = 10
 _RESULT_INDENT = 16
-_ROW_START = re.compile(r"[ \t]*[0-9]+\)")
+_ROW_START = re.compile(r"[ \t]*([0-9]+)\)")
 _TAG = re.compile(r'[;#][ \t]*\[[ \t]*(.*?)[ \t]+"(.*)"[ \t]*\]')
 _RATING = re.compile(r"(.*?),([0-9]+)$")
 
@@ -326,8 +326,9 @@ class _GameBuilder:
     def issue(self, severity: Severity, code: str, message: str, line: int, column: int | None = None) -> None:
         index = line - self.chunk.line
         excerpt = self.lines[index].strip() if 0 <= index < len(self.lines) else ""
+        row = _ROW_START.match(excerpt)  # the move (row) number, where the line has one
         found = format_issue(severity, code, message, line, column, excerpt)
-        self.record.issues.append(found.at(path=self.path, game=self.record.index))
+        self.record.issues.append(found.at(path=self.path, game=self.record.index, move=int(row.group(1)) if row else None))
 
     def action(self, text: str, line: int, column: int, player: int | None, number: int | None) -> Action:
         meaning = cell_meaning(text)
@@ -346,41 +347,39 @@ class _GameBuilder:
         """The fast path: the number and cells of each row of a ROWS token."""
         line = self.chunk.line + (token.line or 1) - 1
         indent = (token.column or 1) - 1  # only the first line can start after some blanks
-        row, actions = self.grammar.row.fullmatch, self.record.actions
+        row = self.grammar.row.fullmatch
         for text in token.split("\n")[:-1]:
             found = row(text)
             if found is None:  # not one row of cells: read it cell by cell, or say why not
                 self.body_line(text, line, indent)
             else:
-                number, end = int(found["number"][:-1]), indent + found.end("number") + 1
-                first, second = found["first"], found["second"]
-                if second is not None:
-                    actions.append(self.action(first, line, indent + found.start("first") + 1, LEFT, number))
-                    actions.append(self.action(second, line, indent + found.start("second") + 1, RIGHT, number))
-                elif first is not None:
-                    start = indent + found.start("first") + 1
-                    actions.append(self.action(first, line, start, LEFT if start - end <= _LONE_CELL_GAP else RIGHT, number))
+                cells = [(found[name], indent + found.start(name) + 1) for name in ("first", "second") if found[name]]
+                self.place(int(found["number"][:-1]), indent + found.end("number") + 1, cells, line)
             line, indent = line + 1, 0
 
     def row(self, parts: list[Part], line: int) -> None:
-        """One or more rows of a line: a row number, then zero to two cells."""
-        rows: list[tuple[int, int, list[Part]]] = []
-        for part in parts:
-            if part[0] == "ROW_NUMBER":
-                rows.append((int(part[1][:-1]), part[2] + len(part[1]), []))
+        """The rows of a line read cell by cell: a row number, then zero to two cells."""
+        rows: list[tuple[int, int, list[tuple[str, int]]]] = []
+        for kind, text, column in parts:
+            if kind == "ROW_NUMBER":
+                rows.append((int(text[:-1]), column + len(text), []))
             else:
-                rows[-1][2].append(part)
+                rows[-1][2].append((text, column))
         if len(rows) > 1:
             self.issue(Severity.WARNING, "rows-on-one-line", "two rows on one line: both read", line, None)
-        actions = self.record.actions
         for number, end_column, cells in rows:
-            if len(cells) == 2:
-                actions.append(self.action(cells[0][1], line, cells[0][2], LEFT, number))
-                actions.append(self.action(cells[1][1], line, cells[1][2], RIGHT, number))
-            elif cells:
-                _, text, column = cells[0]
-                player = LEFT if column - end_column <= _LONE_CELL_GAP else RIGHT
-                actions.append(self.action(text, line, column, player, number))
+            self.place(number, end_column, cells, line)
+
+    def place(self, number: int, end_column: int, cells: list[tuple[str, int]], line: int) -> None:
+        """A row's cells to actions: two cells are the left and right player's; a lone cell
+        is the right player's when it stands far from the row number."""
+        actions = self.record.actions
+        if len(cells) == 2:
+            actions.append(self.action(cells[0][0], line, cells[0][1], LEFT, number))
+            actions.append(self.action(cells[1][0], line, cells[1][1], RIGHT, number))
+        elif cells:
+            text, column = cells[0]
+            actions.append(self.action(text, line, column, LEFT if column - end_column <= _LONE_CELL_GAP else RIGHT, number))
 
     def add(self, item: Any, first_line: int) -> None:
         """One parsed body line; ``first_line`` is the file line of the text parsed."""

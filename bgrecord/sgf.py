@@ -26,7 +26,7 @@ from bgrecord.source import Text
 _SETUP = {"AE", "AW", "AB", "PL", "DI", "CV", "CP", "CO"}
 _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE", "CV"}
 _READ = _SETUP | _ROOT | {"W", "B"}
-_VALUE = re.compile(r"\[((?:\\.|[^\\\]])*+)\]", re.S)
+_VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
 _RESULT = re.compile(r"([WB])\+([0-9]+)(R?)$", re.I)
@@ -40,20 +40,33 @@ class Property(NamedTuple):
 
 
 class SgfTransformer(Transformer[Token, Any]):
-    """Tokens to properties, nodes (lists of properties) and trees (nodes, subtrees)."""
+    """NODE tokens to lists of properties, game trees to (nodes, subtrees)."""
 
-    def property(self, items: list[Token]) -> Property:
-        ident = str(items[0])
-        if ident not in _READ:  # analysis, marks, comments: kept only in the raw text
-            return Property(ident, (), items[0])
-        values = tuple(_ESCAPE.sub(r"\1", value) for value in _VALUE.findall(items[1]))
-        return Property(ident, values, items[0])
+    def __init__(self, property_pattern: re.Pattern[str]) -> None:
+        super().__init__()
+        self.property_pattern = property_pattern
 
-    def node(self, items: list[Property]) -> list[Property]:
-        return items
+    def node(self, token: Token) -> list[Property]:
+        """The backgammon properties of a NODE token, each with its line and column in the
+        file; the others (analysis, marks, comments) stay only in the raw text."""
+        properties = []
+        line, line_start = token.line or 1, 1 - (token.column or 1)  # line_start: offset in token
+        counted = 0
+        for found in self.property_pattern.finditer(token, 1):
+            text, start = found.group(1), found.start(1)
+            ident = text[: text.index("[")].rstrip()
+            if ident not in _READ:
+                continue
+            newlines = token.count("\n", counted, start)
+            if newlines:
+                line, line_start = line + newlines, token.rfind("\n", counted, start) + 1
+            counted = start
+            values = tuple(_ESCAPE.sub(r"\1", value) for value in _VALUE.findall(text))
+            properties.append(Property(ident, values, Token("PROPERTY", ident, line=line, column=start - line_start + 1)))
+        return properties
 
     def gametree(self, items: list[Any]) -> tuple[list[list[Property]], list[Any]]:
-        nodes = [item for item in items if isinstance(item, list)]
+        nodes = [self.node(item) for item in items if isinstance(item, Token)]
         trees = [item for item in items if isinstance(item, tuple)]
         return nodes, trees
 
@@ -63,7 +76,9 @@ class SgfTransformer(Transformer[Token, Any]):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark(grammar_text("sgf.lark"), parser="lalr", start="collection", transformer=SgfTransformer())
+    plain = Lark(grammar_text("sgf.lark"), parser="lalr", start=["collection", "properties"])
+    prop = re.compile(rf"\s*+({plain.get_terminal('PROPERTY').pattern.to_regexp()})")
+    return Lark(grammar_text("sgf.lark"), parser="lalr", start="collection", transformer=SgfTransformer(prop))
 
 
 def _point(letter: str, player: int) -> int:

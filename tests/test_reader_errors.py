@@ -27,7 +27,7 @@ def test_a_bad_move_costs_one_error_and_the_rest_is_read() -> None:
     )
     match = read_match(text, path="bad.mat")
     (error,) = errors(text)
-    assert (error.code, error.category, error.line, error.column, error.game) == ("unreadable", "format", 6, 16, 1)
+    assert (error.code, error.category, error.line, error.column, error.game, error.move) == ("unreadable", "format", 6, 16, 1, 2)
     assert error.message.startswith("cannot read '13/x9' at column 16: expected ")
     assert "a move like 13/7" in error.message and "dice like 52:" in error.message
     assert str(match.all_issues()[0]).startswith("bad.mat:6:16: error[unreadable] cannot read '13/x9'")
