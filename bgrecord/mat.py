@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator, NamedTuple, Sequence
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from bgrecord.grammars import grammar_text
 from bgrecord.issues import Severity, format_issue
@@ -127,43 +127,19 @@ def _line(kind: str, items: Sequence[Token | tuple[str, str, int, int]]) -> Line
     return (kind, line or 1, parts)
 
 
+_LINES = {"row", "result_line", "continuation", "set_position", "comment_line", "tag_line", "match_line", "text_line",
+          "game_line", "score_line", "names_line"}  # fmt: skip
+
+
 class MatTransformer(Transformer[Token, Any]):
     """The parse to plain values, applied while parsing (LALR), so no tree is built.
-    A game is its header lines then body items: ROW tokens as they are (the reader labels
-    their cells), and a :data:`Line` for each other line."""
+    A game is its header lines then body items: ROWS tokens as they are (the reader labels
+    their cells), and a :data:`Line` (kind = the rule's name) for each other line."""
 
-    def row(self, items: list[Any]) -> Line:
-        return _line("row", items)
-
-    def result_line(self, items: list[Any]) -> Line:
-        return _line("result", items)
-
-    def continuation(self, items: list[Token]) -> Line:
-        return _line("continuation", items)
-
-    def set_position(self, items: list[Token]) -> Line:
-        return _line("set_position", items)
-
-    def comment_line(self, items: list[Token]) -> Line:
-        return _line("comment", items)
-
-    def tag_line(self, items: list[Token]) -> Line:
-        return _line("tag", items)
-
-    def match_line(self, items: list[Token]) -> Line:
-        return _line("match", items)
-
-    def text_line(self, items: list[Token]) -> Line:
-        return _line("text", items)
-
-    def game_line(self, items: list[Token]) -> Line:
-        return _line("game", items)
-
-    def score_line(self, items: list[Token]) -> Line:
-        return _line("score", items)
-
-    def names_line(self, items: list[Token]) -> Line:
-        return _line("names", items)
+    def __default__(self, data: str, children: list[Any], meta: Any) -> Any:
+        if data in _LINES:
+            return _line(data, children)
+        return Tree(data, children, meta)  # Lark's own helper rules, spliced by Lark
 
     def cell(self, items: list[Token]) -> tuple[str, str, int, int]:
         token = items[0]  # a tuple, not the token itself: Lark would splice the token away
@@ -256,15 +232,26 @@ def _point(text: str) -> int:
     return 25 if name in ("bar", "b") else 0 if name in ("off", "o") else int(name)
 
 
-def move_token(written: str, offset: int) -> MoveToken:
-    """One move as written (``13/7*/4(2)``, ``bar/22*``), already checked by the grammar."""
+@lru_cache(maxsize=16384)
+def _move_parts(written: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
     body, repeat = written, 1
     if "(" in body:
         open_at, close_at = body.index("("), body.index(")")
         repeat = int(body[open_at + 1 : close_at])
         body = body[:open_at] + body[close_at + 1 :]
     parts = body.split("/")
-    return MoveToken(tuple(_point(p.replace("*", "")) for p in parts), tuple("*" in p for p in parts), repeat, written, offset)
+    return tuple(_point(p.replace("*", "")) for p in parts), tuple("*" in p for p in parts), repeat
+
+
+def clear_caches() -> None:
+    """Forget the cells and moves read so far (the benchmark starts each run cold)."""
+    cell_meaning.cache_clear()
+    _move_parts.cache_clear()
+
+
+def move_token(written: str, offset: int) -> MoveToken:
+    """One move as written (``13/7*/4(2)``, ``bar/22*``), already checked by the grammar."""
+    return MoveToken(*_move_parts(written), written, offset)
 
 
 def moves_of(text: str, offset: int = 0) -> tuple[MoveToken, ...]:
@@ -392,7 +379,7 @@ class _GameBuilder:
         line = first_line + relative - 1
         if kind == "row":
             self.row(parts, line)
-        elif kind == "result":
+        elif kind == "result_line":
             players = (LEFT, RIGHT) if len(parts) == 2 else (LEFT if parts[0][2] <= _RESULT_INDENT else RIGHT,)
             for (_, text, column), player in zip(parts, players):
                 self.record.actions.append(self.action(text, line, column, player, None))
@@ -406,7 +393,7 @@ class _GameBuilder:
         elif kind == "set_position":
             text, column = parts[0][1].strip(), parts[0][2]
             self.record.actions.append(SetPosition(None, None, line, column, text, "xg", text.split("=", 1)[1].strip()))
-        elif kind == "comment":
+        elif kind == "comment_line":
             text, column = parts[0][1].strip(), parts[0][2]
             self.record.actions.append(Comment(None, None, line, column, text))
             self.issue(Severity.WARNING, "comment-in-game", "a comment inside a game: kept, not read as a move", line, column)
@@ -447,7 +434,7 @@ class _GameBuilder:
     def score_line(self, parsed: Line, first_line: int) -> None:
         kind, relative, parts = parsed
         record = self.record
-        if kind == "names":
+        if kind == "names_line":
             record.names = (parts[0][1], parts[1][1])
             return
         names: list[str] = []
@@ -479,7 +466,7 @@ class _GameBuilder:
 
 def _is_score(item: Any) -> bool:
     """A score line, not a row that the score terminal happened to read ("1) 52: 13")."""
-    return isinstance(item, tuple) and (item[0] == "names" or (item[0] == "score" and not _ROW_START.match(item[2][0][1])))
+    return isinstance(item, tuple) and (item[0] == "names_line" or (item[0] == "score_line" and not _ROW_START.match(item[2][0][1])))
 
 
 def read_game(chunk: Chunk, index: int, path: str | None) -> GameRecord:
@@ -554,7 +541,7 @@ def read_header(match: MatchRecord, chunk: Chunk) -> None:
             try:
                 items.extend((number, item) for item in parse(text + "\n", "preamble"))
             except UnexpectedInput:
-                items.append((number, ("text", 1, [("TEXT", text, 1)])))
+                items.append((number, ("text_line", 1, [("TEXT", text, 1)])))
     for first, (kind, relative, parts) in items:
         text, column = parts[0][1].strip(), parts[0][2]
         line = first + relative - 1
@@ -562,13 +549,13 @@ def read_header(match: MatchRecord, chunk: Chunk) -> None:
         def note(severity: Severity, code: str, message: str) -> None:
             match.issues.append(format_issue(severity, code, message, line, column, text).at(path=match.path))
 
-        if kind == "tag":
+        if kind == "tag_line":
             found = _TAG.match(text)
             if found:
                 match.tags.append(Tag(found.group(1), found.group(2), line))
-        elif kind == "comment":
+        elif kind == "comment_line":
             match.comments.append(text[1:].strip())
-        elif kind == "match":
+        elif kind == "match_line":
             if match.length is not None:
                 note(Severity.WARNING, "match-length-twice", "a second match length line: this one is used")
             match.length = int(_NUMBER.findall(text)[0])
