@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -173,3 +174,79 @@ def read(paths: tuple[str, ...], output: str) -> None:
         click.echo(f"{len(files)} files, {errors} unreadable places")
     if errors:
         raise SystemExit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@output_format
+@click.option("--rules", "rules", metavar="SPEC", help="Rules to apply over the files' tags: presets (standard, money, playroom, nackgammon, holland) and flags, e.g. money,jacoby=off,cube-limit=64.")
+@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes; the output is the same for any number.")
+def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: bool, jobs: int) -> None:
+    """Check match files against the rules of backgammon.
+
+    PATHS are files or folders (searched for .mat .txt .gam .sgf). Every move, cube action,
+    result and score is checked; each problem is reported where it stands, as
+    path:line:column: severity[code] message. Exit status: 0 when no errors, 1 when errors
+    (or warnings, with --strict), 2 for a usage or I/O error.
+    """
+    from bgrecord.rules import RuleSet, apply_spec
+    from bgrecord.validate import validate_file
+
+    if rules:
+        try:
+            apply_spec(RuleSet(), rules)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--rules") from None
+    files = [str(path) for path in match_files(paths)]
+    reports = _run_reports(validate_file, files, rules, jobs)
+    failures = [report for report in reports if report.failure]
+    totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
+    games = sum(report.games for report in reports)
+    if output == "json":
+        summary = {"files": len(files), "games": games, "errors": totals[Severity.ERROR],
+                   "warnings": totals[Severity.WARNING], "infos": totals[Severity.INFO]}
+        click.echo(json.dumps({"files": [report.to_json() for report in reports], "summary": summary}, indent=2, ensure_ascii=False))
+    else:
+        for report in reports:
+            if report.failure:
+                click.echo(f"{report.path}: {report.failure}", err=True)
+            for issue in report.issues:
+                click.echo(str(issue))
+        click.echo(
+            f"{_count(len(files), 'file')}, {_count(games, 'game')}: {_count(totals[Severity.ERROR], 'error')}, "
+            f"{_count(totals[Severity.WARNING], 'warning')}, {_count(totals[Severity.INFO], 'note')}"
+        )
+    if failures:
+        raise SystemExit(2)
+    if totals[Severity.ERROR] or (strict and totals[Severity.WARNING]):
+        raise SystemExit(1)
+
+
+def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, jobs: int) -> list[Any]:
+    """``work(file, rules)`` for every file, in order, with a progress bar on stderr for
+    long runs; in ``jobs`` worker processes when more than one."""
+    from rich.progress import Progress
+
+    show = len(files) >= 50 and sys.stderr.isatty()
+    with Progress(transient=True, disable=not show, console=_stderr()) as progress:
+        task = progress.add_task("checking", total=len(files))
+        results: list[Any] = []
+        if jobs == 1 or len(files) < 2:
+            for path in files:
+                results.append(work(path, rules))
+                progress.advance(task)
+            return results
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for report in pool.map(work, files, [rules] * len(files), chunksize=8):
+                results.append(report)
+                progress.advance(task)
+        return results
+
+
+def _stderr() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)

@@ -273,3 +273,9 @@ class XGID:
         if position.turn != match.player:
             position = replace(position, turn=match.player)
         return cls(position, match, beaver, max_cube, "D" if match.doubled else "")
+
+
+def xg_position(text: str, turn: int = 0) -> Position:
+    """The position of XGID's first field (26 characters): uppercase is player 1 (XG's
+    bottom player), as GNU Backgammon maps it."""
+    return XGID.parse(f"XGID={text}:0:0:{1 if turn == 1 else -1}:00:0:0:0:0:10").position

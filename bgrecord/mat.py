@@ -167,14 +167,15 @@ class Grammar(NamedTuple):
 
 @lru_cache(maxsize=1)
 def grammar() -> Grammar:
-    """The .mat parser, built once: LALR, contextual lexer, the transformer applied inline."""
+    """The .mat parser, built once per process (and its tables cached on disk by Lark, for a
+    fast start): LALR, contextual lexer, the transformer applied inline."""
     starts = ["preamble", "game", "gam_game", "body_line", "game_line", "score_line", "names_line"]
-    plain = Lark(grammar_text("mat.lark"), parser="lalr", start=starts)
-    pattern = {name: plain.get_terminal(name).pattern.to_regexp() for name in _CELL_TERMINALS}
+    parser = Lark(grammar_text("mat.lark"), parser="lalr", start=starts, transformer=MatTransformer(), cache=True)
+    pattern = {name: parser.get_terminal(name).pattern.to_regexp() for name in _CELL_TERMINALS}
     cell = "|".join(f"(?:{pattern[name]})" for name in _CELL_TERMINALS[1:])
     row = re.compile(rf"[ \t]*+(?P<number>{pattern['ROW_NUMBER']})[ \t]*+(?P<first>{cell})?+[ \t]*+(?P<second>{cell})?+[ \t]*+\n?")
     words = [(name, re.compile(pattern[name])) for name in _CELL_TERMINALS[2:]]
-    return Grammar(Lark(grammar_text("mat.lark"), parser="lalr", start=starts, transformer=MatTransformer()), row, words)
+    return Grammar(parser, row, words)
 
 
 def parse(text: str, start: str) -> Any:

@@ -336,7 +336,7 @@ class Position:
         own (checker there, bar first, point open, bearing off allowed, 1 to 6 pips).
         """
         if dice is not None:
-            error, me, opp = self._checked(dice, play)
+            error, me, opp, _, _ = self._checked(dice, play)
             if error:
                 raise IllegalPlayError(error)
             return self._after(me, opp)
@@ -367,33 +367,44 @@ class Position:
         """
         return self._checked(dice, play)[0]
 
-    def _checked(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, list[int], list[int]]:
-        """The error, if any, and the two sides (mover, opponent) after the play."""
+    def check_play(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, LegalPlay | None]:
+        """``play_error`` and, for a legal play, the play in an order that works, where it
+        leads and which of its moves hit."""
+        error, me, opp, order, hits = self._checked(dice, play)
+        if error is not None:
+            return error, None
+        return None, LegalPlay(order, self._after(me, opp), tuple(hits))
+
+    def _checked(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, list[int], list[int], Play, list[bool]]:
+        """The error, if any; the two sides (mover, opponent) after the play, the order of
+        the moves that was applied and the hits."""
         me, opp = list(self.on_roll), list(self.opponent)
+        hits: list[bool] = []
         roll = Dice(*dice)
         if not roll.is_valid:
-            return PlayError(Illegal.BAD_DICE), me, opp
+            return PlayError(Illegal.BAD_DICE), me, opp, play, hits
         pips = roll.pips()
         if len(play.moves) > len(pips):
-            return PlayError(Illegal.TOO_MANY_MOVES), me, opp
+            return PlayError(Illegal.TOO_MANY_MOVES), me, opp, play, hits
         for index, move in enumerate(play.moves):
             error = _check_points(move, index)
             if error:
-                return error, me, opp
-        first_error = self._apply_ordered(me, opp, play, list(pips))
+                return error, me, opp, play, hits
+        first_error = self._apply_ordered(me, opp, play, list(pips), hits)
         if first_error:
             for order in _other_orders(play):
-                me, opp = list(self.on_roll), list(self.opponent)
-                if self._apply_ordered(me, opp, order, list(pips)) is None:
+                me, opp, hits = list(self.on_roll), list(self.opponent), []
+                if self._apply_ordered(me, opp, order, list(pips), hits) is None:
+                    play = order
                     break
             else:
-                return first_error, me, opp
+                return first_error, me, opp, play, hits
         if len(play.moves) == len(pips) or me[OFF] == CHECKERS:
-            return None, me, opp
-        return self._maximality_error(roll, me, opp, len(play.moves)), me, opp
+            return None, me, opp, play, hits
+        return self._maximality_error(roll, me, opp, len(play.moves)), me, opp, play, hits
 
     @staticmethod
-    def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int]) -> PlayError | None:
+    def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int], hits: list[bool]) -> PlayError | None:
         """Apply ``play`` in order, consuming ``dice``; the first error, if any."""
         for index, move in enumerate(play.moves):
             die = _die_for(move.source - move.target, move.target, dice)
@@ -404,7 +415,7 @@ class Position:
             if reason:
                 return PlayError(reason, index, move)
             dice.remove(die)
-            _hop(me, opp, move.source, move.target)
+            hits.append(_hop(me, opp, move.source, move.target))
         return None
 
     def _maximality_error(self, roll: Dice, me: list[int], opp: list[int], used: int) -> PlayError | None:
@@ -416,6 +427,15 @@ class Position:
         if used < max(leaf.rank for leaf in legal):
             return PlayError(Illegal.MORE_DICE_COULD_BE_USED)
         return PlayError(Illegal.LARGER_DIE_COULD_BE_USED)
+
+    def can_play(self, dice: Sequence[int]) -> bool:
+        """Whether any checker can move with either die (else the roll is lost)."""
+        me, opp = self.on_roll, self.opponent
+        for die in set(dice):
+            for source in _sources(list(me), BAR):
+                if _hop_error(me, opp, source, die) is None:
+                    return True
+        return False
 
     def legal_plays(self, dice: Sequence[int]) -> list[LegalPlay]:
         """Every legal play for ``dice``, one per distinct resulting position.

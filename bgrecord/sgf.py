@@ -42,9 +42,9 @@ class Property(NamedTuple):
 class SgfTransformer(Transformer[Token, Any]):
     """NODE tokens to lists of properties, game trees to (nodes, subtrees)."""
 
-    def __init__(self, property_pattern: re.Pattern[str]) -> None:
+    def __init__(self, property_pattern: list[re.Pattern[str]]) -> None:
         super().__init__()
-        self.property_pattern = property_pattern
+        self.property_pattern = property_pattern  # filled in once the grammar is built
 
     def node(self, token: Token) -> list[Property]:
         """The backgammon properties of a NODE token, each with its line and column in the
@@ -52,7 +52,7 @@ class SgfTransformer(Transformer[Token, Any]):
         properties = []
         line, line_start = token.line or 1, 1 - (token.column or 1)  # line_start: offset in token
         counted = 0
-        for found in self.property_pattern.finditer(token, 1):
+        for found in self.property_pattern[0].finditer(token, 1):
             text, start = found.group(1), found.start(1)
             ident = text[: text.index("[")].rstrip()
             if ident not in _READ:
@@ -76,9 +76,12 @@ class SgfTransformer(Transformer[Token, Any]):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    plain = Lark(grammar_text("sgf.lark"), parser="lalr", start=["collection", "properties"])
-    prop = re.compile(rf"\s*+({plain.get_terminal('PROPERTY').pattern.to_regexp()})")
-    return Lark(grammar_text("sgf.lark"), parser="lalr", start="collection", transformer=SgfTransformer(prop))
+    """The SGF parser, built once per process (tables cached on disk by Lark)."""
+    pattern: list[re.Pattern[str]] = []
+    transformer = SgfTransformer(pattern)
+    built = Lark(grammar_text("sgf.lark"), parser="lalr", start=["collection", "properties"], transformer=transformer, cache=True)
+    pattern.append(re.compile(rf"\s*+({built.get_terminal('PROPERTY').pattern.to_regexp()})"))
+    return built
 
 
 def _point(letter: str, player: int) -> int:
@@ -97,7 +100,7 @@ def read_sgf(loaded: Text) -> MatchRecord:
         match.issues.append(format_issue(severity, code, message, line, column).at(path=loaded.path, game=game))
 
     try:
-        trees: list[tuple[list[list[Property]], list[Any]]] = parser().parse(loaded.text)  # type: ignore[assignment]
+        trees: list[tuple[list[list[Property]], list[Any]]] = parser().parse(loaded.text, start="collection")  # type: ignore[assignment]
     except UnexpectedInput as exc:
         message, column = describe_error(exc, loaded.text)
         issue(Severity.ERROR, "unreadable", f"not a readable SGF file: {message}", exc.line if isinstance(exc.line, int) else None, column)

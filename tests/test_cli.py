@@ -111,3 +111,51 @@ def test_read_usage_and_io_errors_exit_two(tmp_path: Path) -> None:
         return
     code, out = run("read", str(locked))
     assert code == 1 and "cannot read" in out
+
+
+BROKEN = (
+    " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+    "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+    "  2) 64: 24/18 13/8               Doubles => 2\n"
+    "  3)  Takes\n"
+)
+
+
+def test_validate_samples_is_clean() -> None:
+    code, out = run("validate", str(SAMPLES))
+    assert code == 0 and out.rstrip().endswith("17 files, 36 games: 0 errors, 2 warnings, 2 notes")
+    code, out = run("validate", "--strict", str(SAMPLES))
+    assert code == 1
+
+
+def test_validate_reports_a_move_error_like_a_compiler(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_text(BROKEN)
+    code, out = run("validate", str(bad))
+    first = out.splitlines()[0]
+    assert code == 1
+    assert first.startswith(f"{bad}:6:6: error[wrong-distance] 13/8: the distance matches no unused die (position ")
+    assert "dice 64); did you mean 24/18 13/9" in first
+    assert out.rstrip().endswith("1 file, 1 game: 1 error, 0 warnings, 1 note")
+
+
+def test_validate_json_document(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.mat"
+    bad.write_text(BROKEN)
+    code, out = run("validate", "--format", "json", str(bad), str(SAMPLES / "gnubg-5pt-crawford.mat"))
+    document = json.loads(out)
+    assert code == 1 and set(document) == {"files", "summary"}
+    assert document["summary"] == {"files": 2, "games": 4, "errors": 1, "warnings": 0, "infos": 1}
+    issue = document["files"][0]["issues"][0]
+    assert set(issue) == {"severity", "category", "code", "message", "line", "column", "game", "move"}
+    assert (issue["severity"], issue["category"], issue["code"], issue["line"], issue["game"], issue["move"]) == (
+        "error", "move", "wrong-distance", 6, 1, 2,
+    )
+
+
+def test_validate_rules_option_and_jobs_give_the_same_output() -> None:
+    code, out = run("validate", "--rules", "jacobi=on", str(SAMPLES))
+    assert code == 2 and "unknown rule 'jacobi'" in out
+    one = run("validate", "--format", "json", str(SAMPLES))
+    two = run("validate", "--format", "json", "--jobs", "2", str(SAMPLES))
+    assert one == two and one[0] == 0

@@ -1,0 +1,128 @@
+"""Rule sets: which rules of backgammon a match is played by.
+
+A :class:`RuleSet` comes from the file's tags (``Crawford``, ``Jacoby``, ``Beaver``,
+``CubeLimit``, ``Variation``), else from defaults by match type, and can be overridden by the
+user (``--rules money,jacoby=off,cube-limit=64``). ``RuleSet.assumed`` names the rules that
+no tag and no user gave: the replay never reports an error that rests only on one of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from bgrecord.position import Variant
+from bgrecord.records import MatchRecord
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The rules a match is played by.
+
+    - ``crawford``: no double in the Crawford game (match play).
+    - ``jacoby``: in money play, gammons and backgammons count single while the cube has
+      not been turned.
+    - ``beavers``, ``raccoons``: in money play, the doubled player may redouble at once,
+      keeping the cube (beaver); the doubler may then redouble again (raccoon).
+    - ``holland``: in post-Crawford games the trailer may double only after both sides
+      have played two rolls.
+    - ``cube_limit``: the highest cube value (1: no cube); None for no limit.
+    - ``automatic_doubles``: in money play, how many automatic doubles on opening doubles
+      (the cube starts at up to 2**n, centred); 0 for none.
+    - ``variant``: the starting position (standard or Nackgammon).
+    - ``opening_double``: the first player rolls two fresh dice, so the opening roll may be
+      a double.
+    - ``match_winning_double``: False for an online playroom's house rule: a double is
+      refused when the doubled stake would let the doubler win the match with a single game
+      while the current stake would not (score + 2 * cube >= length > score + cube).
+    - ``backgammon_despite_borne_off``: the same playroom's backgammon: a checker on the bar
+      or in the winner's home board makes a backgammon even if the loser has borne off.
+    """
+
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    raccoons: bool = False
+    holland: bool = False
+    cube_limit: int | None = None
+    automatic_doubles: int = 0
+    variant: Variant = Variant.STANDARD
+    opening_double: bool = False
+    match_winning_double: bool = True
+    backgammon_despite_borne_off: bool = False
+    assumed: frozenset[str] = field(default=frozenset(), compare=False)
+
+    def given(self, name: str) -> bool:
+        """Whether the rule ``name`` comes from the file or the user, not from a default."""
+        return name not in self.assumed
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "money": {"jacoby": True, "beavers": True},
+    "playroom": {"match_winning_double": False, "backgammon_despite_borne_off": True},
+    "nackgammon": {"variant": Variant.NACKGAMMON},
+    "holland": {"holland": True},
+}
+
+_NAMES = {f.name.replace("_", "-"): f.name for f in fields(RuleSet) if f.name != "assumed"}
+
+
+def _on(value: str) -> bool:
+    return value.strip().lower() in ("on", "yes", "true", "1")
+
+
+def rules_for(match: MatchRecord, spec: str | None = None) -> RuleSet:
+    """The rules of ``match``: its tags, else defaults by match type; then ``spec``, the
+    user's presets and flags ("money,jacoby=off,cube-limit=64"), which win over both."""
+    money = match.length == 0
+    values: dict[str, Any] = {}
+    given: set[str] = set()
+    for tag, name in (("Crawford", "crawford"), ("Jacoby", "jacoby"), ("Beaver", "beavers")):
+        value = match.tag(tag)
+        if value is not None:
+            values[name] = _on(value)
+            given.add(name)
+    if "beavers" in given:
+        values["raccoons"] = values["beavers"]
+        given.add("raccoons")
+    limit = match.tag("CubeLimit")
+    if limit is not None and limit.strip().isdigit():
+        values["cube_limit"] = int(limit)
+        given.add("cube_limit")
+    variation = (match.tag("Variation") or "").lower()
+    if "nack" in variation:
+        values["variant"] = Variant.NACKGAMMON
+    if variation or match.format == "sgf":
+        given.add("variant")
+    rules = RuleSet(**values)
+    if spec:
+        rules, user = apply_spec(rules, spec)
+        given |= user
+    if not money:
+        # money rules do not apply to match play; the Crawford rule is its standard (gnubg
+        # assumes it for every .mat file too): neither is a guess
+        given |= {"jacoby", "beavers", "raccoons", "automatic_doubles", "crawford"}
+    assumed = {f.name for f in fields(RuleSet) if f.name != "assumed"} - given
+    return replace(rules, assumed=frozenset(assumed))
+
+
+def apply_spec(rules: RuleSet, spec: str) -> tuple[RuleSet, set[str]]:
+    """Apply "preset,flag=value,..." to ``rules``; raise ValueError on an unknown word."""
+    values: dict[str, Any] = {}
+    for word in filter(None, (part.strip() for part in spec.split(","))):
+        if word in PRESETS:
+            values.update(PRESETS[word])
+            continue
+        name, _, raw = word.partition("=")
+        key = _NAMES.get(name.strip().lower())
+        if key is None:
+            known = ", ".join(sorted(PRESETS) + sorted(_NAMES))
+            raise ValueError(f"unknown rule {name!r}; known: {known}")
+        if key == "variant":
+            values[key] = Variant(raw.strip().lower() or "standard")
+        elif key in ("cube_limit", "automatic_doubles"):
+            values[key] = int(raw) if raw.strip() not in ("", "none", "off") else (None if key == "cube_limit" else 0)
+        else:
+            values[key] = _on(raw) if raw else True
+    return replace(rules, **values), set(values)
