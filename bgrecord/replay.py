@@ -270,6 +270,8 @@ class _Game:
             self.stop("cube", "not-owner", f"{self.name(self.owner)} owns the cube: {self.name(player)} cannot double", action)
         if self.out.crawford and self.rules.crawford:
             self.stop("cube", "crawford-double", "no double in the Crawford game", action)
+        if action.value is not None and action.value != self.cube * 2:
+            self.automatic_start(action.value // 2, action)
         value = self.cube * 2
         self.check_value(action, value)
         if self.rules.holland and self.out.post_crawford and min(self.rolls) < 2 and self.trailing(player):
@@ -332,6 +334,10 @@ class _Game:
             self.stop("cube", "double-unanswered", "the game ends while a double awaits its answer", action)
         points = action.points or 0
         levels = [level for level in (1, 2, 3) if points == level * self.cube]
+        if not levels:
+            starts = [points // level for level in (1, 2, 3) if points % level == 0]
+            if any(self.automatic_start(start, action) for start in starts if start > 1):
+                levels = [points // self.cube]
         needed = self.needed(winner)
         if not levels and needed is not None and points == needed:  # the match's last points
             levels = [level for level in (1, 2, 3) if level * self.cube >= needed][:1]
@@ -348,6 +354,18 @@ class _Game:
         if needed is None or points < needed:
             return {points}
         return {points, needed, min(points, self.length)}
+
+    def automatic_start(self, cube: int, action: Action) -> bool:
+        """With automatic doubles (money play), the cube may start above 1, centred: take the
+        starting cube the record shows, if the rules allow it."""
+        limit = self.rules.automatic_doubles
+        if self.length or not limit or self.cube_turned or self.cube != 1:
+            return False
+        if cube not in {2**k for k in range(1, limit + 1)}:
+            return False
+        self.cube = cube
+        self.issue(Severity.INFO, "rules", "automatic-doubles", f"the cube starts at {cube}: automatic doubles", action)
+        return True
 
     def infer(self, rule: str, message: str, action: Action | None) -> None:
         """A rule no tag gave, told by the record itself: say so once per game."""
@@ -398,6 +416,8 @@ class _Game:
                 # a Losses line without a row number is placed by its indent alone
                 severity = Severity.ERROR if claim.number is not None else Severity.WARNING
                 self.issue(severity, "result", "losses-side", f"the 'Losses' line stands on the side of {self.name(result.winner)}, who won", claim)
+            elif result.ended_by == "bearoff" and claim.points and claim.points % result.kind == 0 and self.automatic_start(claim.points // result.kind, claim):
+                result.points = claim.points
             elif self.jacoby_unknown(result) and claim.points in (self.cube, result.kind * self.cube):
                 on = claim.points == self.cube
                 self.infer("jacoby", f"a {KINDS[result.kind]} with the cube unturned counted {claim.points}: the session is read as played {'with' if on else 'without'} the Jacoby rule", claim)

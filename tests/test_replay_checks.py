@@ -146,3 +146,12 @@ def gammon_session(points: int) -> str:
         "  1) 21: 2/0 1/0\n"
         f"      Wins {points} point{'s' if points > 1 else ''}\n"
     )
+
+
+def test_automatic_doubles_start_the_cube_higher() -> None:
+    money = " 0 point match\n\n Game 1\n Alice : 0                      Bob : 0\n" + OPENING
+    text = money + "  2)  Doubles => 4                Drops\n      Wins 2 points\n"
+    assert found(text) == [("error", "cube-value", 6)]
+    assert found(text, "automatic-doubles=2") == [("info", "automatic-doubles", 6)]
+    resigned = money + "  2) 64: 24/18 13/9\n      Wins 4 points\n"
+    assert found(resigned, "automatic-doubles=1") == [("info", "automatic-doubles", 7)]
