@@ -224,26 +224,25 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
 
 
 def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, jobs: int) -> list[Any]:
-    """``work(file, rules)`` for every file, in order, with a progress bar on stderr for
-    long runs; in ``jobs`` worker processes when more than one."""
-    from rich.progress import Progress
-
-    show = len(files) >= 50 and sys.stderr.isatty()
-    with Progress(transient=True, disable=not show, console=_stderr()) as progress:
-        task = progress.add_task("checking", total=len(files))
-        results: list[Any] = []
-        if jobs == 1 or len(files) < 2:
-            for path in files:
-                results.append(work(path, rules))
-                progress.advance(task)
-            return results
+    """``work(file, rules)`` for every file, in order (whatever the number of workers), in
+    ``jobs`` worker processes when more than one; a progress bar on stderr for long runs at
+    a terminal (rich is imported only then: start-up stays fast)."""
+    if jobs > 1 and len(files) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for report in pool.map(work, files, [rules] * len(files), chunksize=8):
-                results.append(report)
-                progress.advance(task)
-        return results
+        pool = ProcessPoolExecutor(max_workers=jobs)
+        results = pool.map(work, files, [rules] * len(files), chunksize=8)
+    else:
+        pool, results = None, (work(path, rules) for path in files)
+    try:
+        if len(files) < 50 or not sys.stderr.isatty():
+            return list(results)
+        from rich.progress import track
+
+        return list(track(results, total=len(files), description="checking", transient=True, console=_stderr()))
+    finally:
+        if pool is not None:
+            pool.shutdown()
 
 
 def _stderr() -> Any:

@@ -10,6 +10,7 @@ Does not check turns, the cube or results: only whether these dice allow this pl
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 from typing import Iterator, NamedTuple, Sequence
 
@@ -91,9 +92,15 @@ def marked_hits(moves: Sequence[MoveToken]) -> set[int]:
     return {point for token in moves for point, hit in zip(token.points, token.hits) if hit}
 
 
+@lru_cache(maxsize=65536)
+def literal_play(moves: tuple[MoveToken, ...]) -> Play:
+    """The moves as written, one hop per written step (cached: the same cells recur)."""
+    return Play(tuple(Move(source, target) for token in moves for source, target in token.pairs()))
+
+
 def resolve(position: Position, dice: Dice, moves: Sequence[MoveToken]) -> Resolution:
     """The legal play the written moves mean, or why there is none."""
-    literal = Play.from_pairs(pair for token in moves for pair in token.pairs())
+    literal = literal_play(tuple(moves))
     first_error, checked = position.check_play(dice, literal)
     if checked is not None:  # written move by move, and legal: the usual case
         return Resolution(checked)
