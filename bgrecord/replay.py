@@ -484,6 +484,8 @@ def _sgf_setup(setup: str, current: Position | None) -> Position:
             elif ident in ("AW", "AB"):
                 player = 0 if ident == "AW" else 1
                 letter = value[:1]
+                if not "a" <= letter <= "y":
+                    raise ValueError(f"no point {value!r}")
                 point = 25 if letter == "y" else (ord(letter) - 96 if player == 0 else 25 - (ord(letter) - 96))
                 sides[player][point] += 1
             elif ident == "PL":
