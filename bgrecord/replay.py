@@ -91,7 +91,6 @@ class _Game:
         self.cube_turned = False
         self.offer: tuple[str, int, int] | None = None  # (double|beaver|raccoon, who offers, cube if accepted)
         self.unplayed: Roll | None = None  # dice without a play: a resignation must follow
-        self.resigning: int | None = None  # said "Resigns"
         self.rolls = [0, 0]
         self.result: GameResult | None = None
         self.claims: list[Result] = []
@@ -311,8 +310,7 @@ class _Game:
         self.step(action, kind, self.position)
 
     def claim(self, action: Result) -> None:
-        if action.kind == "resign":
-            self.resigning = action.player
+        if action.kind == "resign":  # "Resigns": the Wins line that follows gives the points
             self.step(action, "resign", self.position)
             return
         self.claims.append(action)
