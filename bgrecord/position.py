@@ -380,17 +380,17 @@ class Position:
         the moves that was applied and the hits."""
         me, opp = list(self.on_roll), list(self.opponent)
         hits: list[bool] = []
-        roll = Dice(*dice)
-        if not roll.is_valid:
+        first, second = dice
+        if not (1 <= first <= 6 and 1 <= second <= 6):
             return PlayError(Illegal.BAD_DICE), me, opp, play, hits
-        pips = roll.pips()
-        if len(play.moves) > len(pips):
+        pips = [first] * 4 if first == second else [first, second]
+        moves = play.moves
+        if len(moves) > len(pips):
             return PlayError(Illegal.TOO_MANY_MOVES), me, opp, play, hits
-        for index, move in enumerate(play.moves):
-            error = _check_points(move, index)
-            if error:
-                return error, me, opp, play, hits
-        first_error = self._apply_ordered(me, opp, play, list(pips), hits)
+        for index, move in enumerate(moves):
+            if not (1 <= move.source <= 25 and 0 <= move.target < move.source):
+                return PlayError(Illegal.BAD_POINTS, index, move), me, opp, play, hits
+        first_error = self._apply_ordered(me, opp, play, pips.copy(), hits)
         if first_error:
             for order in _other_orders(play):
                 me, opp, hits = list(self.on_roll), list(self.opponent), []
@@ -401,7 +401,7 @@ class Position:
                 return first_error, me, opp, play, hits
         if len(play.moves) == len(pips) or me[OFF] == CHECKERS:
             return None, me, opp, play, hits
-        return self._maximality_error(roll, me, opp, len(play.moves)), me, opp, play, hits
+        return self._maximality_error(Dice(first, second), me, opp, len(play.moves)), me, opp, play, hits
 
     @staticmethod
     def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int], hits: list[bool]) -> PlayError | None:

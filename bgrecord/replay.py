@@ -80,8 +80,9 @@ class _Stop(Exception):
 class _Game:
     """Replays one game."""
 
-    def __init__(self, match: MatchRecord, game: GameRecord, rules: RuleSet, out: GameReplay, marks: bool) -> None:
+    def __init__(self, match: MatchRecord, game: GameRecord, rules: RuleSet, out: GameReplay, marks: bool, keep_steps: bool) -> None:
         self.match, self.game, self.rules, self.out = match, game, rules, out
+        self.keep_steps = keep_steps
         self.length = match.length or 0
         self.marks = marks  # the file writes hit marks: check them
         self.position: Position | None = None
@@ -115,6 +116,8 @@ class _Game:
         return self.game.names[player] or ("the left player", "the right player")[player]
 
     def step(self, action: Action, kind: str, before: Position | None, dice: tuple[int, int] | None = None, play: LegalPlay | None = None) -> None:
+        if not self.keep_steps:
+            return
         self.out.steps.append(
             Step(action, kind, action.player, before, self.position, dice, play, self.cube, self.owner, self.out.score)
         )
@@ -507,9 +510,10 @@ def _crawford_flags(length: int, before: tuple[int, int], crawford_done: bool) -
     return False, any(one_away) and crawford_done
 
 
-def replay(match: MatchRecord, rules: RuleSet | None = None) -> Iterator[GameReplay]:
+def replay(match: MatchRecord, rules: RuleSet | None = None, steps: bool = True) -> Iterator[GameReplay]:
     """Each game of ``match`` replayed, in order; header scores checked against the
-    running score (players matched by name)."""
+    running score (players matched by name). ``steps=False`` keeps only issues and results
+    (validation needs no steps)."""
     rules = rules or rules_for(match)
     marks = any(any(t.hits) for g in match.games for a in g.actions if isinstance(a, Roll) for t in a.moves)
     length = match.length or 0
@@ -534,7 +538,7 @@ def replay(match: MatchRecord, rules: RuleSet | None = None) -> Iterator[GameRep
                 ))
         if match_over:
             out.issues.append(Issue(Severity.ERROR, "structure", "after-match", "a game after the match was won", match.path, game.line, None, game.index, None, ""))
-        _Game(match, game, rules, out, marks).run()
+        _Game(match, game, rules, out, marks, steps).run()
         claimed = _claimed(out)
         if out.result is not None and out.checked:
             winner_name, points = names[out.result.winner], out.result.points

@@ -49,7 +49,7 @@ def validate_file(path: str | Path, rules: str | None = None) -> FileReport:
         matches = iter_matches(path)
         for match in matches:
             report.issues.extend(match.all_issues())
-            for game in replay(match, rules_for(match, rules)):
+            for game in replay(match, rules_for(match, rules), steps=False):
                 report.games += 1
                 report.issues.extend(game.issues)
     except OSError as exc:
