@@ -7,7 +7,7 @@ import random
 import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 import click
 
@@ -199,7 +199,7 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--rules") from None
     files = [str(path) for path in match_files(paths)]
-    reports = _run_reports(validate_file, files, rules, jobs)
+    reports = list(_run_reports(validate_file, files, rules, jobs))
     failures = [report for report in reports if report.failure]
     totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
     games = sum(report.games for report in reports)
@@ -223,29 +223,79 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
         raise SystemExit(1)
 
 
-def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, jobs: int) -> list[Any]:
-    """``work(file, rules)`` for every file, in order (whatever the number of workers), in
-    ``jobs`` worker processes when more than one; a progress bar on stderr for long runs at
-    a terminal (rich is imported only then: start-up stays fast)."""
+def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, jobs: int) -> Iterator[Any]:
+    """``work(file, rules)`` for every file, yielded in file order (whatever the number of
+    workers), in ``jobs`` worker processes when more than one; a progress bar on stderr for
+    long runs at a terminal (rich is imported only then: start-up stays fast)."""
+    pool = None
     if jobs > 1 and len(files) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(max_workers=jobs)
-        results = pool.map(work, files, [rules] * len(files), chunksize=8)
+        results: Iterable[Any] = pool.map(work, files, [rules] * len(files), chunksize=8)
     else:
-        pool, results = None, (work(path, rules) for path in files)
+        results = (work(path, rules) for path in files)
     try:
-        if len(files) < 50 or not sys.stderr.isatty():
-            return list(results)
-        from rich.progress import track
+        if len(files) >= 50 and sys.stderr.isatty():
+            from rich.progress import track
 
-        return list(track(results, total=len(files), description="checking", transient=True, console=_stderr()))
+            results = track(results, total=len(files), description="reading", transient=True, console=_stderr())
+        yield from results
     finally:
         if pool is not None:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
 
 
 def _stderr() -> Any:
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-o", "--output", "games_out", required=True, type=click.Path(dir_okay=False), help="Where to write the games table.")
+@click.option("--players", "players_out", type=click.Path(dir_okay=False), help="Also write the players table here.")
+@click.option("--matches", "matches_out", type=click.Path(dir_okay=False), help="Also write the matches table here.")
+@click.option("--dice", "dice_out", type=click.Path(dir_okay=False), help="Also write the dice table (with chi-square tests) here.")
+@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json"]), default="csv", show_default=True,
+              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]') or json (one object per line).")
+@click.option("--plot", type=click.Path(dir_okay=False), help="A visual summary, .html or .png (needs matplotlib: pip install 'bgrecord[plot]').")
+@click.option("--rules", "rules", metavar="SPEC", help="Rules over the files' tags, as for validate.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes; the output is the same for any number.")
+def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, matches_out: str | None, dice_out: str | None,
+          table_format: str, plot: str | None, rules: str | None, jobs: int) -> None:
+    """Tables of statistics from match files: games, players, matches, dice.
+
+    Every figure comes from the replay, not from the files' Wins lines (kept apart as
+    recorded_points). Games with errors stay in, with valid=false. Columns: docs/stats.md.
+    Rows are written file by file: memory stays flat however large the archive.
+    """
+    from bgrecord import stats as tables
+    from bgrecord.export import TableWriter, write_table
+
+    if plot and not plot.lower().endswith((".html", ".png")):
+        raise click.BadParameter("the plot is written as .html or .png", param_hint="--plot")
+    files = [str(path) for path in match_files(paths)]
+    summary = tables.Tables()
+    try:
+        with TableWriter(games_out, table_format, tables.GAME_COLUMNS) as writer:
+            batch: list[dict[str, Any]] = []
+            for rows in _run_reports(tables.game_rows, files, rules, jobs):
+                summary.add(rows)
+                batch.extend(rows)
+                if len(batch) >= 5000:  # pandas costs per call: write in batches, memory stays bounded
+                    writer.write(batch)
+                    batch = []
+            writer.write(batch)
+        outputs = [(players_out, summary.players), (matches_out, summary.matches), (dice_out, summary.dice)]
+        for out, make in outputs:
+            if out:
+                write_table(make(), out, table_format)
+        if plot:
+            from bgrecord.plot import report
+
+            report(summary, plot)
+    except (ImportError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{_count(len(files), 'file')}, {_count(writer.rows, 'game')} -> {games_out}", err=True)

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 import pytest
 from conftest import CORPUS, oracle_matches
 
-from bgrecord import Position, read_match
+from bgrecord import Position, read_match, stats
 from bgrecord.replay import GameReplay, replay
 
 TOOLS = CORPUS.parent / "tools"
@@ -69,3 +69,6 @@ def test_fresh_gnubg_matches_replay_exactly(gnubg: str, tmp_path: Path) -> None:
     for path, oracle in zip(files, readings):
         assert oracle["ok"], oracle
         compare(path, oracle)
+        table = stats.games([path])  # the statistics give gnubg's winners and points too
+        assert list(table["winner"]) == [g["info"]["winner"] for g in oracle["games"]]
+        assert list(table["points"]) == [g["info"]["points-won"] for g in oracle["games"]]
