@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 import re
 import sys
 from pathlib import Path
@@ -299,3 +300,51 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     except (ImportError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"{_count(len(files), 'file')}, {_count(writer.rows, 'game')} -> {games_out}", err=True)
+
+
+_SUFFIXES = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("-o", "--output", required=True, type=click.Path(), help="The file to write, or a folder for several inputs.")
+@click.option("--to", "target", type=click.Choice(list(_SUFFIXES)), help="The format; by default from the output's extension.")
+@click.option("--rules", "rules", metavar="SPEC", help="Rules over the files' tags, as for validate.")
+@click.option("--force", is_flag=True, help="Convert files with errors too (the errors are reported).")
+def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str | None, force: bool) -> None:
+    """Convert match files to .mat (GNU Backgammon's layout), SGF or JSON.
+
+    Moves are written in canonical order with hit marks where the replay hits, and each
+    game's result as the replay finds it. A file with errors is converted only with --force;
+    its errors are reported either way.
+    """
+    from bgrecord.convert import convert_file
+
+    files = [str(path) for path in match_files(inputs)]
+    out = Path(output)
+    if len(files) > 1 or out.is_dir():
+        if target is None:
+            raise click.BadParameter("give --to when converting into a folder", param_hint="--to")
+        out.mkdir(parents=True, exist_ok=True)
+        stems = Counter(Path(f).stem for f in files)  # a.mat and a.sgf: a.mat.sgf and a.sgf.sgf
+        targets = [out / ((Path(f).stem if stems[Path(f).stem] == 1 else Path(f).name) + _SUFFIXES[target]) for f in files]
+    else:
+        fmt = target or next((k for k, v in _SUFFIXES.items() if out.suffix.lower() == v), None)
+        if fmt is None:
+            raise click.BadParameter("say --to mat, sgf or json, or end the output with .mat, .sgf or .json", param_hint="--to")
+        target, targets = fmt, [out]
+    refused = 0
+    for source, destination in zip(files, targets):
+        try:
+            errors = convert_file(source, destination, target, rules, force)
+        except OSError as exc:
+            raise click.ClickException(f"{source}: cannot convert: {exc.strerror or exc}") from None
+        for issue in errors:
+            click.echo(str(issue), err=True)
+        if errors and not force:
+            refused += 1
+            click.echo(f"{source}: not converted ({_count(len(errors), 'error')}; --force converts it anyway)", err=True)
+        else:
+            click.echo(f"{source} -> {destination}", err=True)
+    if refused:
+        raise SystemExit(1)

@@ -1,0 +1,257 @@
+"""Writers: a record, replayed, written as a .mat file in GNU Backgammon's layout, as gnubg SGF,
+or as JSON with every step's position and match IDs.
+
+The writers write what the replay found: moves in canonical order (highest point first), with
+``*`` where they hit, and the result the replay derived. Where the replay could not check a
+game (an error in it), the rest of that game is written as the file had it. Comments, set-up
+lines and lines the reader could not read are kept at their place in a .mat file.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bgrecord import __version__
+from bgrecord.ids import GameState, MatchState, XGID
+from bgrecord.position import BAR, OFF, LegalPlay, Position
+from bgrecord.records import Action, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition, Unreadable
+from bgrecord.replay import GameReplay, Step
+
+# --- notation ---
+
+
+def play_text(play: LegalPlay) -> str:
+    """A play as gnubg writes it in a .mat file: numbers (25 bar, 0 off), highest source
+    first, a ``*`` on each move that hits."""
+    moves = sorted(zip(play.play.moves, play.hits), key=lambda mh: (-mh[0].source, -mh[0].target))
+    return " ".join(f"{m.source}/{m.target}{'*' if hit else ''}" for m, hit in moves)
+
+
+def _cell(step: Step | None, action: Action) -> str:
+    """The text of a .mat cell for an action (from its replayed step when there is one)."""
+    if isinstance(action, Roll):
+        dice = f"{action.dice[0]}{action.dice[1]}"
+        if step is not None and step.play is not None:
+            return f"{dice}: {play_text(step.play)}".rstrip()
+        if action.note == "unplayed" or step is not None:
+            return f"{dice}:"
+        return action.text
+    if isinstance(action, CubeAction):
+        words = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}
+        if action.kind in words:
+            value = step.cube * 2 if step is not None else action.value
+            return f" {words[action.kind]} => {value}" if value else f" {words[action.kind]}"
+        return " Takes" if action.kind == "take" else " Drops"
+    return action.text
+
+
+def _points(points: int) -> str:
+    return f"Wins {points} point{'s' if points != 1 else ''}"
+
+
+# --- .mat ---
+
+
+def write_mat(match: MatchRecord, games: list[GameReplay]) -> str:
+    """The match as a .mat file in GNU Backgammon's layout (the right column at 33, pushed by
+    long left cells), tags and comments first."""
+    out: list[str] = []
+    for tag in match.tags:
+        out.append(f'; [{tag.key} "{tag.value}"]')
+    for comment in match.comments:
+        out.append(f"; {comment}".rstrip())
+    if out:
+        out.append("")
+    length = match.length if match.length is not None else 0
+    out += [f" {length} point match", ""]
+    for replayed in games:
+        out += _mat_game(replayed)
+        out.append("")
+    return "\n".join(out)
+
+
+def _mat_game(replayed: GameReplay) -> list[str]:
+    game = replayed.game
+    steps = {id(step.action): step for step in replayed.steps}
+    names = game.names
+    left = f"{names[0]} : {replayed.score[0]}"
+    lines = [f" Game {game.number or game.index}", f" {left:<{max(31, len(left) + 1)}}{names[1]} : {replayed.score[1]}"]
+    row: list[str | None] = [None, None]
+    number = 0
+
+    def flush() -> None:
+        nonlocal row
+        if row != [None, None]:
+            left = row[0] or ""
+            lines.append(f"{number:3d}) {left:<27} {row[1] or ''}".rstrip())
+        row = [None, None]
+
+    result = replayed.result if replayed.checked else None
+    for action in game.actions:
+        if isinstance(action, (Comment, Unreadable)) or (isinstance(action, SetPosition) and action.kind == "xg"):
+            flush()
+            lines.append(action.text)
+            continue
+        step = steps.get(id(action))
+        if isinstance(action, SetPosition) and action.kind == "sgf":
+            flush()
+            if step is not None and step.after is not None:  # SGF set-up: XG's line says the same
+                lines.append(f"; Set Pos={xg_position_text(step.after)}/0")
+            continue
+        if isinstance(action, Result):
+            if result is not None:
+                continue  # the replay's result is written below
+            if action.kind != "win":
+                continue
+            flush()
+            indent = 6 if action.player == 0 else 34
+            lines.append(" " * indent + _points(action.points or 0))
+            continue
+        player = action.player if action.player is not None else 0
+        text = _cell(step, action)
+        if row[player] is not None or (player == 0 and row[1] is not None):
+            flush()
+        if row == [None, None]:
+            number += 1
+        row[player] = text
+    if result is not None:
+        if result.winner == 1 and row[1] is None and row != [None, None]:
+            row[1] = " " + _points(result.points)
+            flush()
+        else:
+            flush()
+            lines.append(" " * (6 if result.winner == 0 else 34) + _points(result.points))
+    flush()
+    return lines
+
+
+def xg_position_text(position: Position) -> str:
+    """The 26-character position field of an XGID (uppercase: player 1)."""
+    return str(XGID(position, MatchState())).split("=", 1)[1].split(":", 1)[0]
+
+
+# --- SGF ---
+
+
+def _letter(point: int, player: int) -> str:
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(96 + point) if player == 0 else chr(97 + 24 - point)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def write_sgf(match: MatchRecord, games: list[GameReplay], crawford_rule: bool = True, jacoby: bool = False) -> str:
+    """The match as GNU Backgammon's SGF: a game tree per game (White = the left player)."""
+    trees = []
+    for replayed in games:
+        game = replayed.game
+        rules = [r for r, on in (("Crawford", crawford_rule and bool(match.length)), ("CrawfordGame", replayed.crawford), ("Jacoby", jacoby)) if on]
+        root = (
+            f"FF[4]GM[6]CA[UTF-8]AP[bgrecord:{__version__}]"
+            f"MI[length:{match.length or 0}][game:{(game.number or game.index) - 1}][ws:{replayed.score[0]}][bs:{replayed.score[1]}]"
+            f"PW[{_escape(game.names[0])}]PB[{_escape(game.names[1])}]"
+        )
+        if rules:
+            root += f"RU[{':'.join(rules)}]"
+        if replayed.result is not None and replayed.checked:
+            result = replayed.result
+            root += f"RE[{'WB'[result.winner]}+{result.points}{'R' if result.ended_by == 'resign' else ''}]"
+        nodes = [";" + root]
+        redoubler: int | None = None  # a beaver or raccoon stands: the doubler's roll takes it
+        for step in replayed.steps:
+            if redoubler is not None and step.kind == "move" and step.player is not None:
+                nodes.append(f";{'WB'[1 - redoubler]}[take]")
+            if step.kind in ("beaver", "raccoon"):
+                redoubler = step.player
+            elif step.kind != "resign":
+                redoubler = None
+            nodes.extend(_sgf_nodes(step))
+        trees.append("(" + "\n".join(nodes) + ")")
+    return "\n".join(trees) + "\n"
+
+
+def _sgf_nodes(step: Step) -> list[str]:
+    player = step.player
+    if step.kind == "setup" and step.after is not None:
+        return [_sgf_setup(step.after)]
+    if player is None:
+        return []
+    colour = "WB"[player]
+    if step.kind == "move" and step.dice is not None:
+        letters = ""  # no play: a dance, or dice rolled before a resignation (then RE says R)
+        if step.play is not None:
+            letters = "".join(_letter(m.source, player) + _letter(m.target, player) for m in step.play.play)
+        return [f";{colour}[{step.dice[0]}{step.dice[1]}{letters}]"]
+    if step.kind in ("double", "beaver", "raccoon"):  # a beaver is a second double, a raccoon a third
+        return [f";{colour}[double]"]
+    if step.kind in ("take", "drop"):
+        return [f";{colour}[{step.kind}]"]
+    return []
+
+
+def _sgf_setup(position: Position) -> str:
+    white, black = position.sides
+    stones = {"AW": [], "AB": []}  # type: dict[str, list[str]]
+    for point in range(1, 26):
+        stones["AW"] += [_letter(point, 0)] * white[point]
+        stones["AB"] += [_letter(point, 1)] * black[point]
+    text = ";AE[a:y]" + "".join(key + "".join(f"[{s}]" for s in values) for key, values in stones.items() if values)
+    return text + f"PL[{'WB'[position.turn]}]"
+
+
+# --- JSON ---
+
+
+def step_state(step: Step, replayed: GameReplay, match: MatchRecord, jacoby: bool) -> tuple[Position | None, MatchState]:
+    """The position and match state before ``step``, as GNU Backgammon shows them: from the
+    side of the player on roll (the doubler while a double is offered and answered)."""
+    position = step.before if step.kind in ("move", "setup") else step.after
+    actor = step.player if step.player is not None else 0
+    offering = step.kind in ("take", "drop")
+    mover = 1 - actor if offering else actor
+    dice = step.dice if step.kind == "move" and step.dice else (0, 0)
+    state = MatchState(
+        cube=step.cube, cube_owner=step.cube_owner, player=mover,
+        crawford=replayed.crawford, state=GameState.PLAYING, turn=actor, doubled=offering, dice=(dice[0], dice[1]),
+        length=match.length or 0, score=step.score, jacoby=jacoby and not match.length,
+    )  # fmt: skip
+    if position is not None:
+        position = Position(position.sides, mover)
+    return position, state
+
+
+def write_json(match: MatchRecord, games: list[GameReplay], jacoby: bool = False) -> str:
+    """The record with every step's position and match IDs (schema in docs/formats.md)."""
+    document: dict[str, Any] = {
+        "path": match.path, "format": match.format, "encoding": match.encoding, "length": match.length,
+        "players": list(match.players), "tags": [[t.key, t.value] for t in match.tags], "comments": match.comments,
+        "games": [],
+    }  # fmt: skip
+    for replayed in games:
+        game = replayed.game
+        result = replayed.result
+        steps = []
+        for step in replayed.steps:
+            position, state = step_state(step, replayed, match, jacoby)
+            steps.append({
+                "line": step.action.line, "move": step.action.number, "player": step.player, "action": step.kind,
+                "text": step.action.text, "dice": list(step.dice) if step.dice else None,
+                "play": play_text(step.play) if step.play is not None else None,
+                "position_id": position.id() if position else None, "match_id": state.id(),
+                "xgid": str(XGID.from_gnubg(position, state)) if position else None,
+                "cube": step.cube, "cube_owner": step.cube_owner, "score": list(step.score),
+            })  # fmt: skip
+        document["games"].append({
+            "index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
+            "score": list(replayed.score), "crawford": replayed.crawford, "checked": replayed.checked,
+            "result": None if result is None else {"winner": result.winner, "points": result.points,
+                                                   "kind": result.kind, "ended_by": result.ended_by},
+            "steps": steps,
+        })  # fmt: skip
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
