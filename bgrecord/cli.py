@@ -348,3 +348,60 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
             click.echo(f"{source} -> {destination}", err=True)
     if refused:
         raise SystemExit(1)
+
+
+@main.command(name="replay")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--game", type=click.IntRange(1), help="Only this game (1-based in the file).")
+@click.option("--format", "output", type=click.Choice(["text", "jsonl", "html"]), default="text", show_default=True,
+              help="text: each step in words and the board after it; jsonl: one JSON object per action; html: one self-contained page.")
+@click.option("-o", "--output-file", "target", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
+@click.option("--interactive", "-i", is_flag=True, help="Step through the record with the keyboard (Enter, B, C, I, S, T, D, P, V, G, ?, Q).")
+@click.option("--rules", "rules", metavar="SPEC", help="Rules over the file's tags, as for validate.")
+def replay_command(path: str, game: int | None, output: str, target: str | None, interactive: bool, rules: str | None) -> None:
+    """Replay a match file step by step, for people and for programs.
+
+    jsonl gives, for every action, the position and match IDs of the state before it
+    (gnubg Position ID and Match ID, XGID), as GNU Backgammon shows them.
+    """
+    from bgrecord.steps import step_records
+
+    records = list(step_records(path, game, rules))
+    if game is not None and not records:
+        raise click.BadParameter(f"the file has no game {game}", param_hint="--game")
+    if interactive:
+        from bgrecord.viewer import run
+
+        run(records)
+        return
+    if output == "jsonl":
+        text = "".join(json.dumps(record.to_json(), ensure_ascii=False) + "\n" for record in records)
+    elif output == "html":
+        from bgrecord.htmlpage import page
+
+        text = page(Path(path).name, records)
+    else:
+        lines = []
+        for record in records:
+            lines.append(f"Game {record.game}, move {record.move or '-'}: {record.words}.")
+            if record.after is not None and record.action in ("move", "take", "drop"):
+                state = record.match_state
+                lines.append(ascii_board(record.after, names=_names_of(records, record.game)).rstrip("\n"))
+                lines.append(f" Score {record.score[0]}-{record.score[1]}, cube {record.cube}"
+                             + (f" owned by {record.name if record.cube_owner == record.player else 'the other side'}" if record.cube_owner is not None else " in the middle")
+                             + (f", {state.length} point match" if state.length else ", money play"))
+            for issue in record.issues:
+                lines.append(f" {issue}")
+        text = "\n".join(lines) + ("\n" if lines else "")
+    if target:
+        Path(target).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+def _names_of(records: list[Any], game: int) -> tuple[str, str]:
+    names = ["", ""]
+    for record in records:
+        if record.game == game:
+            names[record.player] = record.name
+    return names[0], names[1]

@@ -279,6 +279,12 @@ class Position:
 
         return ascii_board(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for Jupyter."""
+        from bgrecord.svg import board
+
+        return board(self)
+
     @property
     def on_roll(self) -> Side:
         return self.sides[self.turn]

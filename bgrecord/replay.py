@@ -46,9 +46,10 @@ class Step:
     after: Position | None
     dice: tuple[int, int] | None
     play: LegalPlay | None
-    cube: int
+    cube: int  # the cube value and owner before the action
     cube_owner: int | None
     score: tuple[int, int]
+    offered: int | None = None  # the cube on offer before the action (a double, beaver or raccoon)
 
 
 @dataclass(slots=True)
@@ -96,6 +97,7 @@ class _Game:
         self.result: GameResult | None = None
         self.claims: list[Result] = []
         self.inferred: set[str] = set()
+        self.before: tuple[int, int | None, int | None] = (1, None, None)  # cube, owner, offer before the action
 
     # --- reporting ---
 
@@ -118,9 +120,8 @@ class _Game:
     def step(self, action: Action, kind: str, before: Position | None, dice: tuple[int, int] | None = None, play: LegalPlay | None = None) -> None:
         if not self.keep_steps:
             return
-        self.out.steps.append(
-            Step(action, kind, action.player, before, self.position, dice, play, self.cube, self.owner, self.out.score)
-        )
+        cube, owner, offered = self.before
+        self.out.steps.append(Step(action, kind, action.player, before, self.position, dice, play, cube, owner, self.out.score, offered))
 
     # --- the game ---
 
@@ -135,6 +136,7 @@ class _Game:
         self.finish()
 
     def act(self, action: Action) -> None:
+        self.before = (self.cube, self.owner, self.offer[2] if self.offer else None)
         if isinstance(action, (Comment,)):
             return
         if isinstance(action, Unreadable):

@@ -40,7 +40,9 @@ def _cell(step: Step | None, action: Action) -> str:
     if isinstance(action, CubeAction):
         words = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}
         if action.kind in words:
-            value = step.cube * 2 if step is not None else action.value
+            value = action.value
+            if step is not None:
+                value = step.cube * 2 if action.kind == "double" else (step.offered or step.cube) * 2
             return f" {words[action.kind]} => {value}" if value else f" {words[action.kind]}"
         return " Takes" if action.kind == "take" else " Drops"
     return action.text

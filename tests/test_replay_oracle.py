@@ -14,6 +14,7 @@ from conftest import CORPUS, oracle_matches
 
 from bgrecord import Position, read_match, stats
 from bgrecord.replay import GameReplay, replay
+from bgrecord.steps import step_records
 
 TOOLS = CORPUS.parent / "tools"
 
@@ -69,6 +70,11 @@ def test_fresh_gnubg_matches_replay_exactly(gnubg: str, tmp_path: Path) -> None:
     for path, oracle in zip(files, readings):
         assert oracle["ok"], oracle
         compare(path, oracle)
+        records = [r.to_json() for r in step_records(path)]  # bgrecord replay --format jsonl
+        ours = [(r["game"], r["action"], r["player"], r["position_id"]) for r in records if r["action"] in ("move", "double")]
+        theirs = [(i, a["action"], a["player"], a["board"]) for i, g in enumerate(oracle["games"], 1)
+                  for a in g["actions"] if a["action"] in ("move", "double")]  # fmt: skip
+        assert ours == theirs, path.name
         table = stats.games([path])  # the statistics give gnubg's winners and points too
         assert list(table["winner"]) == [g["info"]["winner"] for g in oracle["games"]]
         assert list(table["points"]) == [g["info"]["points-won"] for g in oracle["games"]]

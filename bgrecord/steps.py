@@ -1,0 +1,127 @@
+"""Replay steps for people and programs: one plain record per action, in order, with the
+position and match IDs of the state before it and a sentence that says it in words.
+
+``step_records(path)`` feeds ``bgrecord replay``: its JSON lines, its text, the keyboard viewer
+and the HTML page all read these records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from bgrecord.ids import XGID, MatchState
+from bgrecord.issues import Issue
+from bgrecord.position import BAR, OFF, LegalPlay, Position
+from bgrecord.reader import iter_matches
+from bgrecord.replay import KINDS, GameReplay, GameResult, Step, replay
+from bgrecord.rules import rules_for
+from bgrecord.writers import step_state
+
+ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win")
+
+
+def _point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def notation(play: LegalPlay) -> str:
+    """``24/18 13/11``, ``bar/22*``, ``6/off``: highest source first, hits marked."""
+    moves = sorted(zip(play.play.moves, play.hits), key=lambda mh: (-mh[0].source, -mh[0].target))
+    return " ".join(f"{_point(m.source)}/{_point(m.target)}{'*' if hit else ''}" for m, hit in moves)
+
+
+@dataclass(slots=True)
+class StepRecord:
+    """One action replayed, for ``bgrecord replay``."""
+
+    game: int  # 1-based index of the game in the file
+    move: int | None
+    line: int
+    player: int
+    name: str
+    action: str
+    dice: tuple[int, int] | None
+    play: str | None
+    position: Position | None
+    match_state: MatchState
+    cube: int
+    cube_owner: int | None
+    score: tuple[int, int]
+    words: str
+    after: Position | None  # the position after the action
+    played: LegalPlay | None  # the play made, for arrows on the board after it
+    issues: list[Issue]
+
+    def to_json(self) -> dict[str, Any]:
+        position = self.position
+        return {
+            "game": self.game, "move": self.move, "line": self.line, "player": self.player, "name": self.name,
+            "action": self.action, "dice": list(self.dice) if self.dice else None, "play": self.play,
+            "position_id": position.id() if position else None, "match_id": self.match_state.id(),
+            "xgid": str(XGID.from_gnubg(position, self.match_state)) if position else None,
+            "pips": list(position.pips()) if position else None, "cube": self.cube, "cube_owner": self.cube_owner,
+            "score": list(self.score),
+        }  # fmt: skip
+
+
+def words(step: Step, name: str, opponent: str, result: GameResult | None = None) -> str:
+    """The action in one plain sentence, for people and for screen readers."""
+    kind = step.kind
+    if kind == "move" and step.dice is not None:
+        rolled = f"{name} rolls {step.dice[0]}-{step.dice[1]}"
+        play = step.play
+        if play is None:
+            return f"{rolled} and resigns"
+        if not play.play.moves:
+            return f"{rolled} and cannot move"
+        hits = sorted({m.target for m, hit in zip(play.play.moves, play.hits) if hit}, reverse=True)
+        hit_text = ", hitting on the " + " and ".join(str(p) for p in hits) + (" points" if len(hits) > 1 else " point") if hits else ""
+        return f"{rolled} and plays {notation(play)}{hit_text}"
+    if kind == "double":
+        return f"{name} doubles to {step.cube * 2}"
+    if kind in ("beaver", "raccoon"):
+        return f"{name} {kind}s: the cube goes to {(step.offered or step.cube) * 2}"
+    if kind == "take":
+        return f"{name} takes: the cube is at {step.offered or step.cube * 2}"
+    if kind == "drop":
+        return f"{name} drops: {opponent} wins {step.cube} point{'s' if step.cube != 1 else ''}"
+    if kind == "resign":
+        return f"{name} resigns"
+    if kind == "win" and result is not None:
+        how = {"bearoff": f"a {KINDS[result.kind]}", "drop": "on the dropped double", "resign": f"a resigned {KINDS[result.kind]}"}
+        return f"{name} wins {how[result.ended_by]}: {result.points} point{'s' if result.points != 1 else ''}"
+    return f"{name}: {step.action.text.strip()}"
+
+
+def step_records(path: str | Path, game: int | None = None, rules: str | None = None) -> Iterator[StepRecord]:
+    """The records of every game of the file (or of game number ``game``, 1-based in the file)."""
+    number = 0
+    for match in iter_matches(path):
+        ruleset = rules_for(match, rules)
+        reader_issues = match.all_issues()
+        for replayed in replay(match, ruleset):
+            number += 1
+            if game is not None and number != game:
+                continue
+            issues = reader_issues + replayed.issues
+            yield from _game_records(number, match.length or 0, replayed, ruleset.jacoby, issues, match)
+
+
+def _game_records(number: int, length: int, replayed: GameReplay, jacoby: bool, issues: list[Issue], match: Any) -> Iterator[StepRecord]:
+    names = replayed.game.names
+    for step in replayed.steps:
+        if step.kind not in ACTIONS or step.player is None:
+            continue
+        position, state = step_state(step, replayed, match, jacoby)
+        player = step.player
+        name = names[player] or ("left", "right")[player]
+        opponent = names[1 - player] or ("left", "right")[1 - player]
+        here = [i for i in issues if i.line == step.action.line and i.game in (None, replayed.game.index)]
+        yield StepRecord(
+            number, step.action.number, step.action.line, player, name, step.kind, step.dice,
+            notation(step.play) if step.play is not None else ("" if step.kind == "move" else None),
+            position, state, step.cube, step.cube_owner, step.score, words(step, name, opponent, replayed.result),
+            step.after, step.play, here,
+        )
