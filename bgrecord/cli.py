@@ -369,6 +369,9 @@ def replay_command(path: str, game: int | None, output: str, target: str | None,
     records = list(step_records(path, game, rules))
     if game is not None and not records:
         raise click.BadParameter(f"the file has no game {game}", param_hint="--game")
+    if not records:
+        # An empty output with exit 0 would look like success to a script.
+        raise click.ClickException(f"{path}: no game to replay (bgrecord validate {path} says why)")
     if interactive:
         from bgrecord.viewer import run
 

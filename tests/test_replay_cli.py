@@ -151,3 +151,12 @@ def test_html_page_steps_with_the_arrow_keys_in_chromium(tmp_path: Path) -> None
             assert (tmp_path / "replay.png").read_bytes()[:4] == b"\x89PNG"
         finally:
             browser.close()
+
+
+def test_a_file_without_a_game_is_an_error_not_an_empty_replay(tmp_path: Path) -> None:
+    empty = tmp_path / "notes.mat"
+    empty.write_text("this is not a match\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(empty)])
+    assert result.exit_code == 1
+    assert "no game to replay" in result.output and "notes.mat" in result.output
+    assert "Traceback" not in result.output
