@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from bgrecord.ids import XGID, MatchState
 from bgrecord.issues import Issue
@@ -93,6 +93,15 @@ def words(step: Step, name: str, opponent: str, result: GameResult | None = None
         how = {"bearoff": f"a {KINDS[result.kind]}", "drop": "on the dropped double", "resign": f"a resigned {KINDS[result.kind]}"}
         return f"{name} wins {how[result.ended_by]}: {result.points} point{'s' if result.points != 1 else ''}"
     return f"{name}: {step.action.text.strip()}"
+
+
+def player_names(records: Iterable[StepRecord], game: int, unknown: str = "") -> tuple[str, str]:
+    """The two players' names in `game`, as the steps give them (`unknown` for a side that never acts)."""
+    names = [unknown, unknown]
+    for record in records:
+        if record.game == game:
+            names[record.player] = record.name
+    return names[0], names[1]
 
 
 def step_records(path: str | Path, game: int | None = None, rules: str | None = None) -> Iterator[StepRecord]:

@@ -12,7 +12,7 @@ import sys
 from typing import Callable, TextIO
 
 from bgrecord.board import ascii_board
-from bgrecord.steps import StepRecord
+from bgrecord.steps import StepRecord, player_names
 
 HELP = (
     "Keys: Enter next step, B back, C last dice roll, I game information, S score, T whose turn, "
@@ -106,11 +106,7 @@ class Viewer:
         self.say(f"Score before this game: {names[0]} {record.score[0]}, {names[1]} {record.score[1]}.")
 
     def _names(self, record: StepRecord) -> tuple[str, str]:
-        names = ["left player", "right player"]
-        for other in self.records:
-            if other.game == record.game:
-                names[other.player] = other.name
-        return names[0], names[1]
+        return player_names(self.records, record.game, unknown="the other player")
 
     def turn(self) -> None:
         record = self.current
