@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
@@ -16,12 +16,13 @@ from bgrecord import __version__
 from bgrecord.board import ascii_board
 from bgrecord.demo import random_game
 from bgrecord.ids import XGID, MatchState
-from bgrecord.issues import Issue, Severity
+from bgrecord.issues import Severity
 from bgrecord.position import Dice, Position
 from bgrecord.reader import iter_matches, match_files
 from bgrecord.records import MatchRecord
 
 _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+_NAMES = ("O", "X")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -31,7 +32,6 @@ def output_format(command: F) -> F:
         "--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
         help="text for people (path:line:col: severity[code] message), json for programs.",
     )(command)
-_NAMES = ("O", "X")
 
 
 def _parse_dice(text: str) -> Dice:
@@ -112,13 +112,6 @@ def demo(seed: int, boards: bool) -> None:
         click.echo(f"{_NAMES[outcome.winner]} wins {_KINDS[outcome.kind]} ({_count(outcome.kind, 'point')}).")
 
 
-def _issue_json(issue: Issue) -> dict[str, Any]:
-    return {
-        "severity": issue.severity.value, "category": issue.category, "code": issue.code, "message": issue.message,
-        "line": issue.line, "column": issue.column, "game": issue.game, "move": issue.move,
-    }
-
-
 def _match_json(match: MatchRecord) -> dict[str, Any]:
     return {
         "format": match.format, "encoding": match.encoding, "length": match.length, "players": list(match.players),
@@ -162,7 +155,7 @@ def read(paths: tuple[str, ...], output: str) -> None:
         issues = [issue for match in matches for issue in match.all_issues()]
         errors += sum(issue.severity is Severity.ERROR for issue in issues)
         if output == "json":
-            report.append({"path": str(path), "matches": [_match_json(m) for m in matches], "issues": [_issue_json(i) for i in issues]})
+            report.append({"path": str(path), "matches": [_match_json(m) for m in matches], "issues": [i.to_json() for i in issues]})
             continue
         for match in matches:
             click.echo(_summary(str(path), match))

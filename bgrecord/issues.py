@@ -38,6 +38,13 @@ class Issue:
         where = ":".join(str(part) for part in (self.path or "<text>", self.line, self.column) if part is not None)
         return f"{where}: {self.severity}[{self.code}] {self.message}"
 
+    def to_json(self) -> dict[str, object]:
+        """The fields of the JSON outputs (docs/formats.md); the path is the report's."""
+        return {
+            "severity": self.severity.value, "category": self.category, "code": self.code, "message": self.message,
+            "line": self.line, "column": self.column, "game": self.game, "move": self.move,
+        }  # fmt: skip
+
     def at(self, **changes: object) -> Issue:
         """A copy with some fields changed (path, game, move...)."""
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -32,13 +32,7 @@ class FileReport:
         return {
             "path": self.path,
             "games": self.games,
-            "issues": [
-                {
-                    "severity": i.severity.value, "category": i.category, "code": i.code, "message": i.message,
-                    "line": i.line, "column": i.column, "game": i.game, "move": i.move,
-                }
-                for i in self.issues
-            ],
+            "issues": [issue.to_json() for issue in self.issues],
         }
 
 
