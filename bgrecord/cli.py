@@ -357,7 +357,7 @@ def replay_command(path: str, game: int | None, output: str, target: str | None,
     jsonl gives, for every action, the position and match IDs of the state before it
     (gnubg Position ID and Match ID, XGID), as GNU Backgammon shows them.
     """
-    from bgrecord.steps import player_names, step_records
+    from bgrecord.steps import step_records
 
     records = list(step_records(path, game, rules))
     if game is not None and not records:
@@ -382,7 +382,7 @@ def replay_command(path: str, game: int | None, output: str, target: str | None,
             lines.append(f"Game {record.game}, move {record.move or '-'}: {record.words}.")
             if record.after is not None and record.action in ("move", "take", "drop"):
                 state = record.match_state
-                lines.append(ascii_board(record.after, names=player_names(records, record.game)).rstrip("\n"))
+                lines.append(ascii_board(record.after, names=record.names).rstrip("\n"))
                 lines.append(f" Score {record.score[0]}-{record.score[1]}, cube {record.cube}"
                              + (f" owned by {record.name if record.cube_owner == record.player else 'the other side'}" if record.cube_owner is not None else " in the middle")
                              + (f", {state.length} point match" if state.length else ", money play"))

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
-from bgrecord.ids import XGID, MatchState
+from bgrecord.ids import MatchState
 from bgrecord.issues import Issue
 from bgrecord.position import BAR, OFF, LegalPlay, Position
 from bgrecord.reader import iter_matches
 from bgrecord.replay import KINDS, GameReplay, GameResult, Step, replay
 from bgrecord.rules import rules_for
-from bgrecord.writers import step_state
+from bgrecord.writers import ids_json, play_text, step_state
 
 ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win")
 
@@ -28,8 +28,7 @@ def _point(point: int) -> str:
 
 def notation(play: LegalPlay) -> str:
     """``24/18 13/11``, ``bar/22*``, ``6/off``: highest source first, hits marked."""
-    moves = sorted(zip(play.play.moves, play.hits), key=lambda mh: (-mh[0].source, -mh[0].target))
-    return " ".join(f"{_point(m.source)}/{_point(m.target)}{'*' if hit else ''}" for m, hit in moves)
+    return play_text(play, _point)
 
 
 @dataclass(slots=True)
@@ -40,7 +39,7 @@ class StepRecord:
     move: int | None
     line: int
     player: int
-    name: str
+    names: tuple[str, str]  # the game's two players, as the words name them
     action: str
     dice: tuple[int, int] | None
     play: str | None
@@ -54,14 +53,17 @@ class StepRecord:
     played: LegalPlay | None  # the play made, for arrows on the board after it
     issues: list[Issue]
 
+    @property
+    def name(self) -> str:
+        """The name of the player who acts."""
+        return self.names[self.player]
+
     def to_json(self) -> dict[str, Any]:
         position = self.position
         return {
             "game": self.game, "move": self.move, "line": self.line, "player": self.player, "name": self.name,
             "action": self.action, "dice": list(self.dice) if self.dice else None, "play": self.play,
-            "position_id": position.id() if position else None, "match_id": self.match_state.id(),
-            "xgid": str(XGID.from_gnubg(position, self.match_state)) if position else None,
-            "pips": list(position.pips()) if position else None, "cube": self.cube, "cube_owner": self.cube_owner,
+            **ids_json(position, self.match_state), "pips": list(position.pips()) if position else None, "cube": self.cube, "cube_owner": self.cube_owner,
             "score": list(self.score),
         }  # fmt: skip
 
@@ -95,15 +97,6 @@ def words(step: Step, name: str, opponent: str, result: GameResult | None = None
     return f"{name}: {step.action.text.strip()}"
 
 
-def player_names(records: Iterable[StepRecord], game: int, unknown: str = "") -> tuple[str, str]:
-    """The two players' names in `game`, as the steps give them (`unknown` for a side that never acts)."""
-    names = [unknown, unknown]
-    for record in records:
-        if record.game == game:
-            names[record.player] = record.name
-    return names[0], names[1]
-
-
 def step_records(path: str | Path, game: int | None = None, rules: str | None = None) -> Iterator[StepRecord]:
     """The records of every game of the file (or of game number ``game``, 1-based in the file)."""
     number = 0
@@ -119,18 +112,16 @@ def step_records(path: str | Path, game: int | None = None, rules: str | None = 
 
 
 def _game_records(number: int, length: int, replayed: GameReplay, jacoby: bool, issues: list[Issue], match: Any) -> Iterator[StepRecord]:
-    names = replayed.game.names
+    names = (replayed.game.names[0] or "left", replayed.game.names[1] or "right")
     for step in replayed.steps:
         if step.kind not in ACTIONS or step.player is None:
             continue
         position, state = step_state(step, replayed, match, jacoby)
         player = step.player
-        name = names[player] or ("left", "right")[player]
-        opponent = names[1 - player] or ("left", "right")[1 - player]
         here = [i for i in issues if i.line == step.action.line and i.game in (None, replayed.game.index)]
         yield StepRecord(
-            number, step.action.number, step.action.line, player, name, step.kind, step.dice,
+            number, step.action.number, step.action.line, player, names, step.kind, step.dice,
             notation(step.play) if step.play is not None else ("" if step.kind == "move" else None),
-            position, state, step.cube, step.cube_owner, step.score, words(step, name, opponent, replayed.result),
+            position, state, step.cube, step.cube_owner, step.score, words(step, names[player], names[1 - player], replayed.result),
             step.after, step.play, here,
         )

@@ -12,7 +12,7 @@ import sys
 from typing import Callable, TextIO
 
 from bgrecord.board import ascii_board
-from bgrecord.steps import StepRecord, player_names
+from bgrecord.steps import StepRecord
 
 HELP = (
     "Keys: Enter next step, B back, C last dice roll, I game information, S score, T whose turn, "
@@ -102,25 +102,22 @@ class Viewer:
         if record is None:
             self.say("No step shown yet.")
             return
-        names = self._names(record)
+        names = record.names
         self.say(f"Score before this game: {names[0]} {record.score[0]}, {names[1]} {record.score[1]}.")
-
-    def _names(self, record: StepRecord) -> tuple[str, str]:
-        return player_names(self.records, record.game, unknown="the other player")
 
     def turn(self) -> None:
         record = self.current
         if record is None or record.after is None:
             self.say("No step shown yet.")
             return
-        self.say(f"{self._names(record)[record.after.turn]} is on roll.")
+        self.say(f"{record.names[record.after.turn]} is on roll.")
 
     def cube(self) -> None:
         record = self.current
         if record is None:
             self.say("The cube is at 1, in the middle.")
             return
-        owner = "in the middle" if record.cube_owner is None else f"owned by {self._names(record)[record.cube_owner]}"
+        owner = "in the middle" if record.cube_owner is None else f"owned by {record.names[record.cube_owner]}"
         self.say(f"The cube is at {record.cube}, {owner}.")
 
     def pips(self) -> None:
@@ -128,7 +125,7 @@ class Viewer:
         if record is None or record.after is None:
             self.say("No step shown yet.")
             return
-        names, pips = self._names(record), record.after.pips()
+        names, pips = record.names, record.after.pips()
         self.say(f"Pip counts: {names[0]} {pips[0]}, {names[1]} {pips[1]}.")
 
     def board(self) -> None:
@@ -136,7 +133,7 @@ class Viewer:
         if record is None or record.after is None:
             self.say("No step shown yet.")
             return
-        for line in ascii_board(record.after, names=self._names(record)).splitlines():
+        for line in ascii_board(record.after, names=record.names).splitlines():
             self.say(line)
 
     def go(self) -> None:

@@ -10,7 +10,7 @@ lines and lines the reader could not read are kept at their place in a .mat file
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from bgrecord import __version__
 from bgrecord.ids import GameState, MatchState, XGID
@@ -21,11 +21,19 @@ from bgrecord.replay import GameReplay, Step
 # --- notation ---
 
 
-def play_text(play: LegalPlay) -> str:
-    """A play as gnubg writes it in a .mat file: numbers (25 bar, 0 off), highest source
-    first, a ``*`` on each move that hits."""
+def play_text(play: LegalPlay, point: Callable[[int], str] = str) -> str:
+    """A play as gnubg writes it in a .mat file: highest source first, a ``*`` on each move
+    that hits, points as ``point`` writes them (by default numbers: 25 bar, 0 off)."""
     moves = sorted(zip(play.play.moves, play.hits), key=lambda mh: (-mh[0].source, -mh[0].target))
-    return " ".join(f"{m.source}/{m.target}{'*' if hit else ''}" for m, hit in moves)
+    return " ".join(f"{point(m.source)}/{point(m.target)}{'*' if hit else ''}" for m, hit in moves)
+
+
+def ids_json(position: Position | None, state: MatchState) -> dict[str, str | None]:
+    """The gnubg Position ID, Match ID and XGID of a step, as the JSON outputs give them."""
+    return {
+        "position_id": position.id() if position else None, "match_id": state.id(),
+        "xgid": str(XGID.from_gnubg(position, state)) if position else None,
+    }  # fmt: skip
 
 
 def _cell(step: Step | None, action: Action) -> str:
@@ -244,9 +252,7 @@ def write_json(match: MatchRecord, games: list[GameReplay], jacoby: bool = False
             steps.append({
                 "line": step.action.line, "move": step.action.number, "player": step.player, "action": step.kind,
                 "text": step.action.text, "dice": list(step.dice) if step.dice else None,
-                "play": play_text(step.play) if step.play is not None else None,
-                "position_id": position.id() if position else None, "match_id": state.id(),
-                "xgid": str(XGID.from_gnubg(position, state)) if position else None,
+                "play": play_text(step.play) if step.play is not None else None, **ids_json(position, state),
                 "cube": step.cube, "cube_owner": step.cube_owner, "score": list(step.score),
             })  # fmt: skip
         document["games"].append({
