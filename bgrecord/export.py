@@ -27,7 +27,9 @@ class TableWriter:
             self.path.write_text("")
 
     def write(self, rows: list[dict[str, Any]]) -> None:
-        data = frame(rows, self.columns)
+        self.write_frame(frame(rows, self.columns))
+
+    def write_frame(self, data: pd.DataFrame) -> None:
         if self.fmt == "csv":
             data.to_csv(self.path, mode="a", header=self.rows == 0, index=False)
         elif self.fmt == "json":
@@ -42,7 +44,7 @@ class TableWriter:
             if self._parquet is None:
                 self._parquet = pq.ParquetWriter(self.path, table.schema)
             self._parquet.write_table(table)
-        self.rows += len(rows)
+        self.rows += len(data)
 
     def __enter__(self) -> TableWriter:
         return self
@@ -55,12 +57,6 @@ class TableWriter:
 
 
 def write_table(data: pd.DataFrame, path: str | Path, fmt: str) -> None:
-    if fmt == "csv":
-        data.to_csv(path, index=False)
-    elif fmt == "json":
-        data.to_json(path, orient="records", lines=True, force_ascii=False)
-    else:
-        try:
-            data.to_parquet(path, index=False)
-        except ImportError:
-            raise ImportError("Parquet needs pyarrow: pip install 'bgrecord[parquet]'") from None
+    """A whole table, written as :class:`TableWriter` writes it batch by batch."""
+    with TableWriter(path, fmt, {}) as writer:
+        writer.write_frame(data)

@@ -139,23 +139,25 @@ def _rows_of(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> Iterab
     return iter_rows(_paths(source))
 
 
-def players(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
-    """The players table, from paths or from a games table."""
+def _summed(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> Tables:
     tables = Tables()
     tables.add(_rows_of(source))
-    return tables.players()
+    return tables
+
+
+def players(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
+    """The players table, from paths or from a games table."""
+    return _summed(source).players()
 
 
 def matches(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
-    tables = Tables()
-    tables.add(_rows_of(source))
-    return tables.matches()
+    """The matches table, from paths or from a games table."""
+    return _summed(source).matches()
 
 
 def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
-    tables = Tables()
-    tables.add(_rows_of(source))
-    return tables.dice()
+    """The dice table with its chi-square tests, from paths or from a games table."""
+    return _summed(source).dice()
 
 
 _PLAYER_SUMS = ["games", "invalid_games", "wins", "points_won", "points_lost", "gammons_won", "backgammons_won",
