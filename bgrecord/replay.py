@@ -31,6 +31,7 @@ from bgrecord.records import (
 )
 from bgrecord.resolve import resolve
 from bgrecord.rules import RuleSet, rules_for
+from bgrecord.sgf import point_of
 
 KINDS = {1: "single game", 2: "gammon", 3: "backgammon"}
 
@@ -489,8 +490,7 @@ def _sgf_setup(setup: str, current: Position | None) -> Position:
                 letter = value[:1]
                 if not "a" <= letter <= "y":
                     raise ValueError(f"no point {value!r}")
-                point = 25 if letter == "y" else (ord(letter) - 96 if player == 0 else 25 - (ord(letter) - 96))
-                sides[player][point] += 1
+                sides[player][point_of(letter, player)] += 1
             elif ident == "PL":
                 turn = 0 if value.upper() == "W" else 1
     for side in sides:
@@ -531,15 +531,19 @@ def replay(match: MatchRecord, rules: RuleSet | None = None, steps: bool = True)
         out = GameReplay(game, expected, crawford, post)
         if crawford:
             crawford_done = True
+
+        def game_issue(severity: Severity, category: str, code: str, message: str, line: int = game.line) -> None:
+            out.issues.append(Issue(severity, category, code, message, match.path, line, game=game.index))
+
         if game.scores != (None, None) and tuple(game.scores) != expected:
             if set(names) == set(running) or game.index == 1:
-                out.issues.append(Issue(
+                game_issue(
                     Severity.ERROR, "score", "header-score",
                     f"the score before this game is {names[0] or 'left'} {expected[0]}, {names[1] or 'right'} {expected[1]}, not {game.scores[0]}-{game.scores[1]}",
-                    match.path, game.line + 1, None, game.index, None, "",
-                ))
+                    game.line + 1,
+                )
         if match_over:
-            out.issues.append(Issue(Severity.ERROR, "structure", "after-match", "a game after the match was won", match.path, game.line, None, game.index, None, ""))
+            game_issue(Severity.ERROR, "structure", "after-match", "a game after the match was won")
         _Game(match, game, rules, out, marks, steps).run()
         claimed = _claimed(out)
         if out.result is not None and out.checked:
@@ -550,9 +554,9 @@ def replay(match: MatchRecord, rules: RuleSet | None = None, steps: bool = True)
             winner_name, points = None, 0
         if out.result is None and out.checked and claimed is None:
             if game is match.games[-1]:
-                out.issues.append(Issue(Severity.INFO, "structure", "unfinished-game", "the last game is unfinished", match.path, game.line, None, game.index, None, ""))
+                game_issue(Severity.INFO, "structure", "unfinished-game", "the last game is unfinished")
             else:
-                out.issues.append(Issue(Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts", match.path, game.line, None, game.index, None, ""))
+                game_issue(Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
         if winner_name is not None:
             for name in names:
                 running.setdefault(name, 0)

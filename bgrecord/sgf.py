@@ -84,7 +84,8 @@ def parser() -> Lark:
     return built
 
 
-def _point(letter: str, player: int) -> int:
+def point_of(letter: str, player: int) -> int:
+    """The point an SGF letter names from ``player``'s side: a-x points, y the bar, z off."""
     if letter == "y":
         return 25
     if letter == "z":
@@ -200,7 +201,7 @@ def _action(prop: Property, player: int, doubles: int, game: GameRecord, path: s
     dice = (int(found.group(1)), int(found.group(2)))
     letters = found.group(3)
     moves = tuple(
-        MoveToken((_point(letters[i], player), _point(letters[i + 1], player)), (False, False), 1, letters[i : i + 2], column + 2 + len(prop.ident) + i)
+        MoveToken((point_of(letters[i], player), point_of(letters[i + 1], player)), (False, False), 1, letters[i : i + 2], column + 2 + len(prop.ident) + i)
         for i in range(0, len(letters), 2)
     )
     return Roll(player, None, line, column, text, dice, moves), 0
