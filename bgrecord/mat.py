@@ -38,7 +38,7 @@ from bgrecord.records import (
     Tag,
     Unreadable,
 )
-from bgrecord.source import Text
+from bgrecord.source import RAW_LINE, Text
 
 # --- cutting a file into chunks, by line shape ---
 
@@ -49,7 +49,6 @@ _MATCH_LINE = re.compile(rf"^{_MATCH}$", re.I | re.M)
 _BOUNDARIES = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
 _GAM_BOUNDARIES = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<gam>{_NAMES}))$", re.I | re.M)
 _HEADER_LIKE = re.compile(r"[ \t]*(?:[;#][^\n]*)?")  # comment, tag or blank: may open the next match
-_RAW_LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 
 
 class Chunk(NamedTuple):
@@ -64,7 +63,7 @@ def chunks(source: Text) -> Iterator[Chunk]:
     is recognised only in a file with no ``N point match`` line."""
     original = source.text
     text = original.replace("\r\n", "\n").replace("\r", "\n") if "\r" in original else original
-    raw_lines = _RAW_LINES.findall(original) if text is not original else None
+    raw_lines = RAW_LINE.findall(original) if text is not original else None
     pattern = _BOUNDARIES if _MATCH_LINE.search(text) else _GAM_BOUNDARIES
     cuts: list[tuple[int, str]] = [(0, "header")]
     for found in pattern.finditer(text):

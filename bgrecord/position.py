@@ -167,6 +167,10 @@ class LegalPlay(NamedTuple):
     def __str__(self) -> str:
         return " ".join(f"{move}{'*' if hit else ''}" for move, hit in zip(self.play, self.hits))
 
+    def hit_points(self) -> set[int]:
+        """The points where this play hits a blot (the mover's numbering)."""
+        return {move.target for move, hit in zip(self.play, self.hits) if hit}
+
 
 class Outcome(NamedTuple):
     """A finished game: the winner (0 or 1) and the kind, 1 single, 2 gammon, 3 backgammon."""

@@ -29,7 +29,7 @@ from bgrecord.records import (
     SetPosition,
     Unreadable,
 )
-from bgrecord.resolve import resolve
+from bgrecord.resolve import marked_hits, resolve
 from bgrecord.rules import RuleSet, rules_for
 from bgrecord.sgf import point_of
 
@@ -219,9 +219,8 @@ class _Game:
             self.end(outcome_result(outcome, self.cube, self.jacoby_single()))
 
     def check_marks(self, action: Roll, play: LegalPlay) -> None:
-        written = {p for t in action.moves for p, hit in zip(t.points, t.hits) if hit}
-        made = {move.target for move, hit in zip(play.play, play.hits) if hit}
-        if written != made:
+        made = play.hit_points()
+        if marked_hits(action.moves) != made:
             detail = "hits on " + ", ".join(map(str, sorted(made))) if made else "no hit"
             self.issue(Severity.WARNING, "move", "hit-mark", f"the hit marks disagree with the play, which makes {detail}", action)
 

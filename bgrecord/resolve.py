@@ -83,10 +83,6 @@ def candidates(dice: Dice, moves: Sequence[MoveToken]) -> list[Play]:
     return [literal] + [play for play in found if play != literal]
 
 
-def _hit_points(play: LegalPlay) -> set[int]:
-    return {move.target for move, hit in zip(play.play, play.hits) if hit}
-
-
 def marked_hits(moves: Sequence[MoveToken]) -> set[int]:
     """The points written with a hit mark (``*``), in the mover's numbering."""
     return {point for token in moves for point, hit in zip(token.points, token.hits) if hit}
@@ -118,7 +114,7 @@ def resolve(position: Position, dice: Dice, moves: Sequence[MoveToken]) -> Resol
     if len(options) == 1:
         return Resolution(options[0])
     marks = marked_hits(moves)
-    fitting = [option for option in options if _hit_points(option) == marks] or options
+    fitting = [option for option in options if option.hit_points() == marks] or options
     return Resolution(fitting[0], None, len(fitting) > 1)
 
 

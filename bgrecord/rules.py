@@ -65,7 +65,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "holland": {"holland": True},
 }
 
-_NAMES = {f.name.replace("_", "-"): f.name for f in fields(RuleSet) if f.name != "assumed"}
+_RULES = frozenset(f.name for f in fields(RuleSet) if f.name != "assumed")
+_NAMES = {name.replace("_", "-"): name for name in _RULES}
 
 
 def _on(value: str) -> bool:
@@ -103,8 +104,7 @@ def rules_for(match: MatchRecord, spec: str | None = None) -> RuleSet:
         # money rules do not apply to match play; the Crawford rule is its standard (gnubg
         # assumes it for every .mat file too): neither is a guess
         given |= {"jacoby", "beavers", "raccoons", "automatic_doubles", "crawford"}
-    assumed = {f.name for f in fields(RuleSet) if f.name != "assumed"} - given
-    return replace(rules, assumed=frozenset(assumed))
+    return replace(rules, assumed=_RULES - given)
 
 
 def apply_spec(rules: RuleSet, spec: str) -> tuple[RuleSet, set[str]]:

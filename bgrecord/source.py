@@ -15,7 +15,7 @@ from typing import Iterator, Union
 
 Source = Union[str, bytes, "PathLike[str]"]
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")  # one line with its own ending
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ def _is_file(name: str) -> bool:
 def lines(text: str) -> Iterator[Line]:
     """The lines of ``text``, lazily; a final empty line is not yielded."""
     number = 0
-    for match in _LINE.finditer(text):
+    for match in RAW_LINE.finditer(text):
         raw = match.group()
         if not raw:
             break

@@ -78,7 +78,7 @@ def words(step: Step, name: str, opponent: str, result: GameResult | None = None
             return f"{rolled} and resigns"
         if not play.play.moves:
             return f"{rolled} and cannot move"
-        hits = sorted({m.target for m, hit in zip(play.play.moves, play.hits) if hit}, reverse=True)
+        hits = sorted(play.hit_points(), reverse=True)
         hit_text = ", hitting on the " + " and ".join(str(p) for p in hits) + (" points" if len(hits) > 1 else " point") if hits else ""
         return f"{rolled} and plays {notation(play)}{hit_text}"
     if kind == "double":
