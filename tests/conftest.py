@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -12,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 CORPUS = ROOT.parent / "shared" / "corpus"
+TOOLS = ROOT.parent / "shared" / "tools"
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 
 
@@ -23,6 +25,13 @@ def oracle_matches() -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as lines:
         for line in lines:
             yield json.loads(line)
+
+
+def gnubg_reading(files: list[Path], tmp: Path) -> list[dict[str, Any]]:
+    """GNU Backgammon's reading of ``files`` (shared/tools/oracle.sh), one dict per file."""
+    out = tmp / "oracle.jsonl"
+    subprocess.run(["bash", str(TOOLS / "oracle.sh"), str(out), *map(str, files)], check=True, timeout=600)
+    return [json.loads(line) for line in out.read_text().splitlines()]
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Optional
 
-import pytest
 from conftest import CORPUS
 
 from bgrecord import read_match

@@ -4,19 +4,16 @@ winners and points. Fresh matches are made with gnubg when it is installed."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 from typing import Any, Iterable
 
 import pytest
-from conftest import CORPUS, oracle_matches
+from conftest import CORPUS, TOOLS, gnubg_reading, oracle_matches
 
 from bgrecord import Position, read_match, stats
 from bgrecord.replay import GameReplay, replay
 from bgrecord.steps import step_records
-
-TOOLS = CORPUS.parent / "tools"
 
 
 def compare(match_path: Path, oracle: dict[str, Any]) -> int:
@@ -63,9 +60,7 @@ def test_fresh_gnubg_matches_replay_exactly(gnubg: str, tmp_path: Path) -> None:
         pytest.skip("shared/tools absent")
     subprocess.run(["bash", str(TOOLS / "gnubg-matches.sh"), str(tmp_path), "4", "4242"], check=True, timeout=600)
     files = sorted(tmp_path.glob("*.mat")) + sorted(tmp_path.glob("*.sgf"))
-    out = tmp_path / "oracle.jsonl"
-    subprocess.run(["bash", str(TOOLS / "oracle.sh"), str(out), *map(str, files)], check=True, timeout=600)
-    readings = [json.loads(line) for line in out.read_text().splitlines()]
+    readings = gnubg_reading(files, tmp_path)
     assert len(readings) == len(files) == 8
     for path, oracle in zip(files, readings):
         assert oracle["ok"], oracle

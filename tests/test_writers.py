@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS
+from conftest import CORPUS, gnubg_reading
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -142,12 +141,6 @@ def test_convert_command(tmp_path: Path) -> None:
     assert result.exit_code == 0 and (tmp_path / "bad.sgf").exists()
     result = runner.invoke(main, ["convert", str(bad), "-o", str(tmp_path / "bad.txt")])
     assert result.exit_code == 2
-
-
-def gnubg_reading(files: list[Path], tmp: Path) -> list[dict[str, Any]]:
-    out = tmp / "oracle.jsonl"
-    subprocess.run(["bash", str(CORPUS.parent / "tools" / "oracle.sh"), str(out), *map(str, files)], check=True, timeout=600)
-    return [json.loads(line) for line in out.read_text().splitlines()]
 
 
 def comparable(reading: dict[str, Any]) -> list[Any]:
