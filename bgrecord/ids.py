@@ -242,17 +242,6 @@ class XGID:
         return cls(position, match, money and bool(rules & 2), max_cube, offer)
 
     def __str__(self) -> str:
-        top, bottom = self.position.sides
-        chars = ["-"] * 26
-        if top[BAR]:
-            chars[0] = chr(ord("a") + top[BAR] - 1)
-        if bottom[BAR]:
-            chars[25] = chr(ord("A") + bottom[BAR] - 1)
-        for i in range(1, 25):
-            if bottom[i]:
-                chars[i] = chr(ord("A") + bottom[i] - 1)
-            elif top[BAR - i]:
-                chars[i] = chr(ord("a") + top[BAR - i] - 1)
         m = self.match
         owner = {1: 1, 0: -1, None: 0}[m.cube_owner]
         dice = self.offer or f"{m.dice[0]}{m.dice[1]}"
@@ -262,7 +251,7 @@ class XGID:
             rules = int(m.jacoby) | 2 * int(self.beaver)
         numbers = [m.cube.bit_length() - 1, owner, 1 if m.player == 1 else -1]
         rest = [m.score[1], m.score[0], rules, m.length, self.max_cube]
-        return "XGID=" + ":".join(["".join(chars), *map(str, numbers), dice, *map(str, rest)])
+        return "XGID=" + ":".join([xg_position_text(self.position), *map(str, numbers), dice, *map(str, rest)])
 
     def gnubg_id(self) -> str:
         return gnubg_id(self.position, self.match)
@@ -273,6 +262,22 @@ class XGID:
         if position.turn != match.player:
             position = replace(position, turn=match.player)
         return cls(position, match, beaver, max_cube, "D" if match.doubled else "")
+
+
+def xg_position_text(position: Position) -> str:
+    """XGID's first field (26 characters): uppercase is player 1, lowercase player 0."""
+    top, bottom = position.sides
+    chars = ["-"] * 26
+    if top[BAR]:
+        chars[0] = chr(ord("a") + top[BAR] - 1)
+    if bottom[BAR]:
+        chars[25] = chr(ord("A") + bottom[BAR] - 1)
+    for i in range(1, 25):
+        if bottom[i]:
+            chars[i] = chr(ord("A") + bottom[i] - 1)
+        elif top[BAR - i]:
+            chars[i] = chr(ord("a") + top[BAR - i] - 1)
+    return "".join(chars)
 
 
 def xg_position(text: str, turn: int = 0) -> Position:

@@ -13,7 +13,7 @@ import json
 from typing import Any, Callable
 
 from bgrecord import __version__
-from bgrecord.ids import GameState, MatchState, XGID
+from bgrecord.ids import XGID, GameState, MatchState, xg_position_text
 from bgrecord.position import BAR, OFF, LegalPlay, Position
 from bgrecord.records import Action, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition, Unreadable
 from bgrecord.replay import GameReplay, Step
@@ -134,11 +134,6 @@ def _mat_game(replayed: GameReplay) -> list[str]:
             lines.append(" " * (6 if result.winner == 0 else 34) + _points(result.points))
     flush()
     return lines
-
-
-def xg_position_text(position: Position) -> str:
-    """The 26-character position field of an XGID (uppercase: player 1)."""
-    return str(XGID(position, MatchState())).split("=", 1)[1].split(":", 1)[0]
 
 
 # --- SGF ---
