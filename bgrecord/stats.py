@@ -42,16 +42,12 @@ GAME_COLUMNS: dict[str, str] = {
 }  # fmt: skip
 
 
-def file_key(path: str | Path) -> str:
-    """A stable key of a file's content (16 hex digits of its SHA-256)."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-
-
 def game_rows(path: str | Path, rules: str | None = None) -> list[dict[str, Any]]:
     """The rows of every game of the file at ``path``, in order."""
-    key = file_key(path)
+    data = Path(path).read_bytes()  # read once: for the key and for the reader
+    key = hashlib.sha256(data).hexdigest()[:16]  # a stable key of the file's content
     rows = []
-    for number, match in enumerate(iter_matches(path), 1):
+    for number, match in enumerate(iter_matches(data, str(path)), 1):
         reader_issues = Counter((i.game, i.severity) for i in match.all_issues())
         for replayed in replay(match, rules_for(match, rules)):
             rows.append(_row(str(path), key, number, match.length, match.variant, replayed, reader_issues))
