@@ -126,7 +126,7 @@ def _line(kind: str, items: Sequence[Token | tuple[str, str, int, int]]) -> Line
     return (kind, line or 1, parts)
 
 
-_LINES = {"row", "result_line", "continuation", "set_position", "comment_line", "tag_line", "match_line", "text_line",
+_LINES = {"row", "result_line", "continuation", "set_position", "comment_line", "tag_lines", "match_line", "text_line",
           "game_line", "score_line", "names_line"}  # fmt: skip
 
 
@@ -331,17 +331,25 @@ class _GameBuilder:
         return Result(player, number, line, column, text, meaning[1], meaning[2], meaning[3])
 
     def rows_token(self, token: Token) -> None:
-        """The fast path: the number and cells of each row of a ROWS token."""
+        """The fast path: the number and cells of each row of a ROWS token. (The hot loop of
+        the reader: two cells, the usual row, are placed here without ``place``.)"""
         line = self.chunk.line + (token.line or 1) - 1
         indent = (token.column or 1) - 1  # only the first line can start after some blanks
         row = self.grammar.row.fullmatch
+        action, actions = self.action, self.record.actions
         for text in token.split("\n")[:-1]:
             found = row(text)
             if found is None:  # not one row of cells: read it cell by cell, or say why not
                 self.body_line(text, line, indent)
             else:
-                cells = [(found[name], indent + found.start(name) + 1) for name in ("first", "second") if found[name]]
-                self.place(int(found["number"][:-1]), indent + found.end("number") + 1, cells, line)
+                number, first, second = found.group("number", "first", "second")
+                if first and second:
+                    number = int(number[:-1])
+                    actions.append(action(first, line, indent + found.start("first") + 1, LEFT, number))
+                    actions.append(action(second, line, indent + found.start("second") + 1, RIGHT, number))
+                else:
+                    cells = [(found[name], indent + found.start(name) + 1) for name in ("first", "second") if found[name]]
+                    self.place(int(number[:-1]), indent + found.end("number") + 1, cells, line)
             line, indent = line + 1, 0
 
     def row(self, parts: list[Part], line: int) -> None:
@@ -549,10 +557,11 @@ def read_header(match: MatchRecord, chunk: Chunk) -> None:
         def note(severity: Severity, code: str, message: str) -> None:
             match.issues.append(format_issue(severity, code, message, line, column, text).at(path=match.path))
 
-        if kind == "tag_line":
-            found = _TAG.match(text)
-            if found:
-                match.tags.append(Tag(found.group(1), found.group(2), line))
+        if kind == "tag_lines":
+            for number, tag in enumerate(parts[0][1].split("\n")[:-1], line):
+                found = _TAG.match(tag.strip())
+                if found:
+                    match.tags.append(Tag(found.group(1), found.group(2), number))
         elif kind == "comment_line":
             match.comments.append(text[1:].strip())
         elif kind == "match_line":

@@ -169,6 +169,8 @@ class LegalPlay(NamedTuple):
 
     def hit_points(self) -> set[int]:
         """The points where this play hits a blot (the mover's numbering)."""
+        if True not in self.hits:
+            return set()
         return {move.target for move, hit in zip(self.play, self.hits) if hit}
 
 
@@ -388,7 +390,7 @@ class Position:
     def _checked(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, list[int], list[int], Play, list[bool]]:
         """The error, if any; the two sides (mover, opponent) after the play, the order of
         the moves that was applied and the hits."""
-        me, opp = list(self.on_roll), list(self.opponent)
+        me, opp = list(self.sides[self.turn]), list(self.sides[1 - self.turn])
         hits: list[bool] = []
         first, second = dice
         if not (1 <= first <= 6 and 1 <= second <= 6):
@@ -397,9 +399,10 @@ class Position:
         moves = play.moves
         if len(moves) > len(pips):
             return PlayError(Illegal.TOO_MANY_MOVES), me, opp, play, hits
-        for index, move in enumerate(moves):
-            if not (1 <= move.source <= 25 and 0 <= move.target < move.source):
-                return PlayError(Illegal.BAD_POINTS, index, move), me, opp, play, hits
+        for source, target in moves:
+            if not 0 <= target < source <= BAR:
+                index = next(i for i, move in enumerate(moves) if not 0 <= move.target < move.source <= BAR)
+                return PlayError(Illegal.BAD_POINTS, index, moves[index]), me, opp, play, hits
         first_error = self._apply_ordered(me, opp, play, pips.copy(), hits)
         if first_error:
             for order in _other_orders(play):
@@ -415,17 +418,40 @@ class Position:
 
     @staticmethod
     def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int], hits: list[bool]) -> PlayError | None:
-        """Apply ``play`` in order, consuming ``dice``; the first error, if any."""
+        """Apply ``play`` in order, consuming ``dice``; the first error, if any. (The hot
+        loop of every check: ``_die_for``, ``_hop_error`` and ``_hop`` written inline.)"""
         for index, move in enumerate(play.moves):
-            die = _die_for(move.source - move.target, move.target, dice)
-            if die is None:
-                early = move.target == OFF and any(me[7:26])
-                return PlayError(Illegal.CANNOT_BEAR_OFF_YET if early else Illegal.WRONG_DISTANCE, index, move)
-            reason = _hop_error(me, opp, move.source, die)
-            if reason:
-                return PlayError(reason, index, move)
+            source, target = move
+            distance = source - target
+            if distance in dice:
+                die = distance
+            else:
+                larger = [d for d in dice if d > distance] if target == OFF else None
+                if not larger:
+                    early = target == OFF and any(me[7:26])
+                    return PlayError(Illegal.CANNOT_BEAR_OFF_YET if early else Illegal.WRONG_DISTANCE, index, move)
+                die = min(larger)
+            if me[BAR] and source != BAR:
+                return PlayError(Illegal.MUST_ENTER_FIRST, index, move)
+            if not me[source]:
+                return PlayError(Illegal.NO_CHECKER, index, move)
+            landing = source - die
+            if landing > 0:
+                if opp[BAR - landing] >= 2:
+                    return PlayError(Illegal.CLOSED_POINT, index, move)
+            elif any(me[7:26]):
+                return PlayError(Illegal.CANNOT_BEAR_OFF_YET, index, move)
+            elif landing < 0 and any(me[source + 1 : 7]):
+                return PlayError(Illegal.OVERAGE_NOT_FROM_HIGHEST, index, move)
             dice.remove(die)
-            hits.append(_hop(me, opp, move.source, move.target))
+            me[source] -= 1
+            me[target] += 1
+            if target and opp[BAR - target] == 1:
+                opp[BAR - target] = 0
+                opp[BAR] += 1
+                hits.append(True)
+            else:
+                hits.append(False)
         return None
 
     def _maximality_error(self, roll: Dice, me: list[int], opp: list[int], used: int) -> PlayError | None:

@@ -29,7 +29,7 @@ from bgrecord.records import (
     SetPosition,
     Unreadable,
 )
-from bgrecord.resolve import marked_hits, resolve
+from bgrecord.resolve import Resolution, marked_hits, resolve
 from bgrecord.rules import RuleSet, rules_for
 from bgrecord.sgf import point_of
 
@@ -137,24 +137,27 @@ class _Game:
         self.finish()
 
     def act(self, action: Action) -> None:
-        self.before = (self.cube, self.owner, self.offer[2] if self.offer else None)
-        if isinstance(action, (Comment,)):
+        if self.keep_steps:
+            self.before = (self.cube, self.owner, self.offer[2] if self.offer else None)
+        kind = type(action)
+        if kind is Comment:
             return
-        if isinstance(action, Unreadable):
+        if kind is Unreadable:
             raise _Stop  # the reader has reported it
-        if self.result is not None and not isinstance(action, Result):
-            self.stop("structure", "after-game-end", f"{self.what(action)} after the game ended", action)
-        if self.unplayed is not None and not isinstance(action, Result):
+        if (self.result is not None or self.unplayed is not None) and kind is not Result:
+            if self.result is not None:
+                self.stop("structure", "after-game-end", f"{self.what(action)} after the game ended", action)
             bare = self.unplayed
+            assert bare is not None
             self.stop("move", "roll-without-play", f"dice without a play, though a play was possible (position {self.position.id() if self.position else '?'}); only a resignation may follow", bare)
-        if isinstance(action, Roll):
-            self.roll(action)
-        elif isinstance(action, CubeAction):
-            self.cube_action(action)
-        elif isinstance(action, Result):
-            self.claim(action)
-        elif isinstance(action, SetPosition):
-            self.set_position(action)
+        if kind is Roll:
+            self.roll(action)  # type: ignore[arg-type]
+        elif kind is CubeAction:
+            self.cube_action(action)  # type: ignore[arg-type]
+        elif kind is Result:
+            self.claim(action)  # type: ignore[arg-type]
+        elif kind is SetPosition:
+            self.set_position(action)  # type: ignore[arg-type]
 
     @staticmethod
     def what(action: Action) -> str:
@@ -174,19 +177,34 @@ class _Game:
             if kind == "double" or action.player != self.turn:
                 self.stop("cube", "double-unanswered", "a roll while a double awaits its answer", action)
             self.accept()  # after a beaver or a raccoon, the doubler's roll accepts it
-        player = self.expect_turn(action, action.player)
-        dice = Dice(*action.dice)
-        if not dice.is_valid:
-            self.stop("move", "bad-dice", f"dice {action.dice[0]}{action.dice[1]} are not two dice from 1 to 6", action)
+        player = action.player
+        if player is None or player != self.turn:
+            player = self.expect_turn(action, player)
+        first, second = action.dice
+        if not (1 <= first <= 6 and 1 <= second <= 6):
+            self.stop("move", "bad-dice", f"dice {first}{second} are not two dice from 1 to 6", action)
         if self.turn is None:  # the opening roll
-            if dice.is_double and not self.rules.opening_double:
+            if first == second and not self.rules.opening_double:
                 self.stop("move", "opening-double", "the opening roll cannot be a double", action)
             if self.position is None:
                 self.position = Position.start(self.rules.variant, player)
-        assert self.position is not None
-        before = Position(self.position.sides, player)
+        before = self.position
+        assert before is not None
+        if before.turn != player:
+            before = Position(before.sides, player)
         self.rolls[player] += 1
-        if not action.moves:
+        if action.moves:
+            resolution = resolve(before, Dice(first, second), action.moves)
+            play = resolution.play
+            if play is None:
+                self.illegal(action, before, resolution)
+                return
+            if resolution.ambiguous:
+                self.issue(Severity.WARNING, "move", "ambiguous-move", "the notation fits several plays; the first is taken", action)
+            if self.marks:
+                self.check_marks(action, play)
+        else:
+            dice = Dice(first, second)
             can_move = before.can_play(dice)
             if action.note == "cannot move" and can_move:
                 example = before.legal_plays(dice)[0]
@@ -197,26 +215,20 @@ class _Game:
                 self.turn = player
                 return
             play = LegalPlay(Play(), before.swap_turn(), ())
-        else:
-            resolution = resolve(before, dice, action.moves)
-            if resolution.play is None:
-                error = resolution.error
-                code = error.reason.code if error else Illegal.WRONG_DISTANCE.code
-                hints = " or ".join(str(h) for h in resolution.hints)
-                message = (error.message if error else "not a legal play") + f" (position {before.id()}, dice {dice})"
-                self.stop("move", code, message + (f"; did you mean {hints}?" if hints else ""), action)
-            assert resolution.play is not None
-            play = resolution.play
-            if resolution.ambiguous:
-                self.issue(Severity.WARNING, "move", "ambiguous-move", "the notation fits several plays; the first is taken", action)
-            if self.marks:
-                self.check_marks(action, play)
-        self.position = play.position
+        after = self.position = play.position
         self.step(action, "move", before, action.dice, play)
         self.turn = 1 - player
-        outcome = self.position.outcome(self.rules.backgammon_despite_borne_off)
-        if outcome is not None:
+        if after.sides[0][0] == CHECKERS or after.sides[1][0] == CHECKERS:  # all borne off: the game is over
+            outcome = after.outcome(self.rules.backgammon_despite_borne_off)
+            assert outcome is not None
             self.end(outcome_result(outcome, self.cube, self.jacoby_single()))
+
+    def illegal(self, action: Roll, before: Position, resolution: Resolution) -> None:
+        error = resolution.error
+        code = error.reason.code if error else Illegal.WRONG_DISTANCE.code
+        hints = " or ".join(str(h) for h in resolution.hints)
+        message = (error.message if error else "not a legal play") + f" (position {before.id()}, dice {Dice(*action.dice)})"
+        self.stop("move", code, message + (f"; did you mean {hints}?" if hints else ""), action)
 
     def check_marks(self, action: Roll, play: LegalPlay) -> None:
         made = play.hit_points()
@@ -516,7 +528,7 @@ def replay(match: MatchRecord, rules: RuleSet | None = None, steps: bool = True)
     running score (players matched by name). ``steps=False`` keeps only issues and results
     (validation needs no steps)."""
     rules = rules or rules_for(match)
-    marks = any(any(t.hits) for g in match.games for a in g.actions if isinstance(a, Roll) for t in a.moves)
+    marks = any(True in t.hits for g in match.games for a in g.actions if type(a) is Roll and "*" in a.text for t in a.moves)
     length = match.length or 0
     running: dict[str, int] = {}
     crawford_done = False

@@ -83,9 +83,11 @@ def candidates(dice: Dice, moves: Sequence[MoveToken]) -> list[Play]:
     return [literal] + [play for play in found if play != literal]
 
 
-def marked_hits(moves: Sequence[MoveToken]) -> set[int]:
-    """The points written with a hit mark (``*``), in the mover's numbering."""
-    return {point for token in moves for point, hit in zip(token.points, token.hits) if hit}
+@lru_cache(maxsize=65536)
+def marked_hits(moves: tuple[MoveToken, ...]) -> frozenset[int]:
+    """The points written with a hit mark (``*``), in the mover's numbering (cached: the
+    replay asks for every play of a file that writes marks)."""
+    return frozenset(point for token in moves for point, hit in zip(token.points, token.hits) if hit)
 
 
 @lru_cache(maxsize=65536)
@@ -113,7 +115,7 @@ def resolve(position: Position, dice: Dice, moves: Sequence[MoveToken]) -> Resol
     options = list(legal.values())
     if len(options) == 1:
         return Resolution(options[0])
-    marks = marked_hits(moves)
+    marks = marked_hits(tuple(moves))
     fitting = [option for option in options if option.hit_points() == marks] or options
     return Resolution(fitting[0], None, len(fitting) > 1)
 
