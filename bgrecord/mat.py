@@ -232,31 +232,28 @@ def _point(text: str) -> int:
     return 25 if name in ("bar", "b") else 0 if name in ("off", "o") else int(name)
 
 
-@lru_cache(maxsize=16384)
-def _move_parts(written: str) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
+@lru_cache(maxsize=65536)
+def move_token(written: str, offset: int) -> MoveToken:
+    """One move as written (``13/7*/4(2)``, ``bar/22*``), already checked by the grammar
+    (cached: the same moves recur at the same places of their cells)."""
     body, repeat = written, 1
     if "(" in body:
         open_at, close_at = body.index("("), body.index(")")
         repeat = int(body[open_at + 1 : close_at])
         body = body[:open_at] + body[close_at + 1 :]
     parts = body.split("/")
-    return tuple(_point(p.replace("*", "")) for p in parts), tuple("*" in p for p in parts), repeat
+    return MoveToken(tuple(_point(p.replace("*", "")) for p in parts), tuple("*" in p for p in parts), repeat, written, offset)
 
 
 def clear_caches() -> None:
     """Forget the cells and moves read so far (the benchmark starts each run cold)."""
     cell_meaning.cache_clear()
-    _move_parts.cache_clear()
-
-
-def move_token(written: str, offset: int) -> MoveToken:
-    """One move as written (``13/7*/4(2)``, ``bar/22*``), already checked by the grammar."""
-    return MoveToken(*_move_parts(written), written, offset)
+    move_token.cache_clear()
 
 
 def moves_of(text: str, offset: int = 0) -> tuple[MoveToken, ...]:
     """The moves written in ``text`` (a MOVES token), offsets counted from ``-offset``."""
-    return tuple(move_token(found.group(), offset + found.start()) for found in _WORD.finditer(text))
+    return tuple([move_token(found[0], offset + found.start()) for found in _WORD.finditer(text)])
 
 
 @lru_cache(maxsize=65536)

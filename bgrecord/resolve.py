@@ -10,7 +10,6 @@ Does not check turns, the cube or results: only whether these dice allow this pl
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import permutations
 from typing import Iterator, NamedTuple, Sequence
 
@@ -83,22 +82,37 @@ def candidates(dice: Dice, moves: Sequence[MoveToken]) -> list[Play]:
     return [literal] + [play for play in found if play != literal]
 
 
-@lru_cache(maxsize=65536)
-def marked_hits(moves: tuple[MoveToken, ...]) -> frozenset[int]:
-    """The points written with a hit mark (``*``), in the mover's numbering (cached: the
-    replay asks for every play of a file that writes marks)."""
-    return frozenset(point for token in moves for point, hit in zip(token.points, token.hits) if hit)
+class _Written(NamedTuple):
+    play: Play  # the moves as written, one hop per written step
+    marks: frozenset[int]  # the points written with a hit mark
 
 
-@lru_cache(maxsize=65536)
-def literal_play(moves: tuple[MoveToken, ...]) -> Play:
-    """The moves as written, one hop per written step (cached: the same cells recur)."""
-    return Play(tuple(Move(source, target) for token in moves for source, target in token.pairs()))
+_WRITTEN: dict[int, tuple[tuple[MoveToken, ...], _Written]] = {}
+
+
+def _written(moves: tuple[MoveToken, ...]) -> _Written:
+    """What a written play says, memoised by the identity of its tuple: the reader gives one
+    tuple per distinct cell, and hashing a tuple of tokens on every roll would cost a sixth
+    of the play check. Each entry keeps its tuple alive, so the id stays the tuple's."""
+    entry = _WRITTEN.get(id(moves))
+    if entry is not None and entry[0] is moves:
+        return entry[1]
+    play = Play(tuple(Move(source, target) for token in moves for source, target in token.pairs()))
+    marks = frozenset(point for token in moves for point, hit in zip(token.points, token.hits) if hit)
+    if len(_WRITTEN) >= 65536:
+        _WRITTEN.clear()
+    written = _WRITTEN[id(moves)] = (moves, _Written(play, marks))
+    return written[1]
+
+
+def marked_hits(moves: Sequence[MoveToken]) -> frozenset[int]:
+    """The points written with a hit mark (``*``), in the mover's numbering."""
+    return _written(tuple(moves)).marks
 
 
 def resolve(position: Position, dice: Dice, moves: Sequence[MoveToken]) -> Resolution:
     """The legal play the written moves mean, or why there is none."""
-    literal = literal_play(tuple(moves))
+    literal = _written(tuple(moves)).play
     first_error, checked = position.check_play(dice, literal)
     if checked is not None:  # written move by move, and legal: the usual case
         return Resolution(checked)
@@ -115,7 +129,7 @@ def resolve(position: Position, dice: Dice, moves: Sequence[MoveToken]) -> Resol
     options = list(legal.values())
     if len(options) == 1:
         return Resolution(options[0])
-    marks = marked_hits(tuple(moves))
+    marks = marked_hits(moves)
     fitting = [option for option in options if option.hit_points() == marks] or options
     return Resolution(fitting[0], None, len(fitting) > 1)
 
