@@ -4,13 +4,17 @@ and two workers, beside GNU Backgammon importing the same files in the same run.
     python benchmarks/validate.py [FOLDER]
 
 Goal (issue 4): the whole process at least a quarter of GNU Backgammon's import speed, at
-least 1,000 games/s on one core, and ``--jobs 2`` nearly twice as fast on large inputs.
+least 1,000 games/s on one core, and ``--jobs 2`` nearly twice as fast on large inputs. Time
+an installed bgrecord (``pip install .`` compiles its modules); from a checkout run
+``python -m compileall -q bgrecord`` first, or every run compiles them again when
+PYTHONDONTWRITEBYTECODE is set.
 GNU Backgammon (Debian package gnubg) is timed only when installed.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -53,17 +57,20 @@ def main() -> None:
     galaxy = [f for f in sets["corpus"] if "raw__match" in f][:300]  # Backgammon Galaxy exports
     if galaxy:
         sets["300 Galaxy files"] = galaxy
+    validate = [sys.executable, "-m", "bgrecord", "validate", "--format", "json"]
     for name, files in sets.items():
-        seconds, out = timed([sys.executable, "-m", "bgrecord", "validate", "--format", "json", *files])
+        seconds, out = timed([*validate, "--jobs", "1", *files])
         games = json.loads(out)["summary"]["games"]
-        two, _ = timed([sys.executable, "-m", "bgrecord", "validate", "--format", "json", "--jobs", "2", *files])
+        two, _ = timed([*validate, "--jobs", "2", *files])
+        default, _ = timed([*validate, *files])
         reference = gnubg_seconds(files)
         print(f"{name}: {len(files)} files, {games} games")
-        print(f"  bgrecord validate        {seconds:6.2f} s  {games / seconds:7,.0f} games/s")
+        print(f"  bgrecord validate -j 1   {seconds:6.2f} s  {games / seconds:7,.0f} games/s  (one process, one core)")
         print(f"  bgrecord validate -j 2   {two:6.2f} s  {games / two:7,.0f} games/s  ({seconds / two:.2f}x)")
+        print(f"  bgrecord validate        {default:6.2f} s  {games / default:7,.0f} games/s  (the default: a worker per core, {len(os.sched_getaffinity(0))} here)")
         if reference is not None:
             print(f"  gnubg import             {reference:6.2f} s  {games / reference:7,.0f} games/s"
-                  f"  (bgrecord at {reference / seconds:.0%} of its speed)")
+                  f"  (bgrecord at {reference / seconds:.0%} of its speed on one core, {reference / default:.0%} by default)")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sys
@@ -32,6 +33,37 @@ def output_format(command: F) -> F:
         "--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
         help="text for people (path:line:col: severity[code] message), json for programs.",
     )(command)
+
+
+def jobs_option(command: F) -> F:
+    """The worker-process option of the commands that read many files."""
+    return click.option(
+        "--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
+        help="Worker processes; 0: one per CPU core when the input is large enough to gain from them. "
+        "The output is the same for any number.",
+    )(command)
+
+
+# A worker pays off when it gets at least this much text (about a quarter of a second's work).
+_BYTES_PER_WORKER = 512 * 1024
+
+
+def _workers(jobs: int, files: list[str]) -> int:
+    """``jobs`` as asked, or for 0 one per core this process may run on, but no more than the
+    input's size makes worth starting (a few small files are read faster by one process)."""
+    if jobs:
+        return jobs
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cores == 1 or len(files) == 1:
+        return 1
+    return max(1, min(cores, len(files), sum(map(_size, files)) // _BYTES_PER_WORKER))
+
+
+def _size(name: str) -> int:
+    try:
+        return os.stat(name).st_size
+    except OSError:  # reported by the reader, file by file
+        return 0
 
 
 def _parse_dice(text: str) -> Dice:
@@ -175,7 +207,7 @@ def read(paths: tuple[str, ...], output: str) -> None:
 @output_format
 @click.option("--rules", "rules", metavar="SPEC", help="Rules to apply over the files' tags: presets (standard, money, playroom, nackgammon, holland) and flags, e.g. money,jacoby=off,cube-limit=64.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes; the output is the same for any number.")
+@jobs_option
 def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: bool, jobs: int) -> None:
     """Check match files against the rules of backgammon.
 
@@ -222,6 +254,7 @@ def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, 
     workers), in ``jobs`` worker processes when more than one; a progress bar on stderr for
     long runs at a terminal (rich is imported only then: start-up stays fast)."""
     pool = None
+    jobs = _workers(jobs, files)
     if jobs > 1 and len(files) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -256,7 +289,7 @@ def _stderr() -> Any:
               help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]') or json (one object per line).")
 @click.option("--plot", type=click.Path(dir_okay=False), help="A visual summary, .html or .png (needs matplotlib: pip install 'bgrecord[plot]').")
 @click.option("--rules", "rules", metavar="SPEC", help="Rules over the files' tags, as for validate.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=1, show_default=True, help="Worker processes; the output is the same for any number.")
+@jobs_option
 def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, matches_out: str | None, dice_out: str | None,
           table_format: str, plot: str | None, rules: str | None, jobs: int) -> None:
     """Tables of statistics from match files: games, players, matches, dice.

@@ -216,7 +216,8 @@ class _Game:
                 return
             play = LegalPlay(Play(), before.swap_turn(), ())
         after = self.position = play.position
-        self.step(action, "move", before, action.dice, play)
+        if self.keep_steps:
+            self.step(action, "move", before, action.dice, play)
         self.turn = 1 - player
         if after.sides[0][0] == CHECKERS or after.sides[1][0] == CHECKERS:  # all borne off: the game is over
             outcome = after.outcome(self.rules.backgammon_despite_borne_off)
@@ -231,8 +232,11 @@ class _Game:
         self.stop("move", code, message + (f"; did you mean {hints}?" if hints else ""), action)
 
     def check_marks(self, action: Roll, play: LegalPlay) -> None:
+        marks = marked_hits(action.moves)
+        if not marks and True not in play.hits:  # no mark and no hit: the usual case
+            return
         made = play.hit_points()
-        if marked_hits(action.moves) != made:
+        if marks != made:
             detail = "hits on " + ", ".join(map(str, sorted(made))) if made else "no hit"
             self.issue(Severity.WARNING, "move", "hit-mark", f"the hit marks disagree with the play, which makes {detail}", action)
 

@@ -156,6 +156,32 @@ def test_validate_json_document(tmp_path: Path) -> None:
 def test_validate_rules_option_and_jobs_give_the_same_output() -> None:
     code, out = run("validate", "--rules", "jacobi=on", str(SAMPLES))
     assert code == 2 and "unknown rule 'jacobi'" in out
-    one = run("validate", "--format", "json", str(SAMPLES))
+    one = run("validate", "--format", "json", "--jobs", "1", str(SAMPLES))
     two = run("validate", "--format", "json", "--jobs", "2", str(SAMPLES))
     assert one == two and one[0] == 0
+
+
+def test_default_jobs_start_workers_only_for_large_inputs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bgrecord import cli
+
+    files = []
+    for index, size in enumerate((300_000, 300_000, 300_000, 100)):
+        path = tmp_path / f"{index}.mat"
+        path.write_bytes(b" " * size)
+        files.append(str(path))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert cli._workers(3, files[:1]) == 3  # as asked
+    assert cli._workers(0, files) == 1  # 900 KB: one worker's worth
+    assert cli._workers(0, files[:1] * 8) == 4  # 2.4 MB, but four cores
+    assert cli._workers(0, [str(tmp_path / "missing.mat")] * 9) == 1  # unreadable files weigh nothing
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert cli._workers(0, files * 4) == 1
+
+
+def test_default_jobs_give_the_same_output_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgrecord import cli
+
+    monkeypatch.setattr(cli, "_BYTES_PER_WORKER", 1)  # the samples then fill every core's worker
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert cli._workers(0, [str(path) for path in cli.match_files([SAMPLES])]) == 2
+    assert run("validate", "--format", "json", str(SAMPLES)) == run("validate", "--format", "json", "--jobs", "1", str(SAMPLES))
