@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -253,16 +254,19 @@ def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, 
     """``work(file, rules)`` for every file, yielded in file order (whatever the number of
     workers), in ``jobs`` worker processes when more than one; a progress bar on stderr for
     long runs at a terminal (rich is imported only then: start-up stays fast)."""
+    # What is loaded so far (modules, the grammar) lives as long as the process: the collector
+    # need not scan it again for every file, and forked workers keep sharing its pages.
+    gc.freeze()
     pool = None
-    jobs = _workers(jobs, files)
-    if jobs > 1 and len(files) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        pool = ProcessPoolExecutor(max_workers=jobs)
-        results: Iterable[Any] = pool.map(work, files, [rules] * len(files), chunksize=8)
-    else:
-        results = (work(path, rules) for path in files)
     try:
+        jobs = _workers(jobs, files)
+        if jobs > 1 and len(files) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = ProcessPoolExecutor(max_workers=jobs)
+            results: Iterable[Any] = pool.map(work, files, [rules] * len(files), chunksize=8)
+        else:
+            results = (work(path, rules) for path in files)
         if len(files) >= 50 and sys.stderr.isatty():
             from rich.progress import track
 
@@ -271,6 +275,7 @@ def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, 
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+        gc.unfreeze()
 
 
 def _stderr() -> Any:

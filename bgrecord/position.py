@@ -348,10 +348,11 @@ class Position:
         own (checker there, bar first, point open, bearing off allowed, 1 to 6 pips).
         """
         if dice is not None:
-            error, me, opp, _, _ = self._checked(dice, play)
-            if error:
+            error, checked = self.check_play(dice, play)
+            if checked is None:
+                assert error is not None
                 raise IllegalPlayError(error)
-            return self._after(me, opp)
+            return checked.position
         me, opp = list(self.on_roll), list(self.opponent)
         for index, move in enumerate(play.moves):
             error = _check_points(move, index)
@@ -377,32 +378,24 @@ class Position:
         order, since the order of a turn's moves is free. Legal plays are generated
         only when the play uses fewer dice than rolled.
         """
-        return self._checked(dice, play)[0]
+        return self.check_play(dice, play)[0]
 
     def check_play(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, LegalPlay | None]:
         """``play_error`` and, for a legal play, the play in an order that works, where it
         leads and which of its moves hit."""
-        error, me, opp, order, hits = self._checked(dice, play)
-        if error is not None:
-            return error, None
-        return None, LegalPlay(order, self._after(me, opp), tuple(hits))
-
-    def _checked(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, list[int], list[int], Play, list[bool]]:
-        """The error, if any; the two sides (mover, opponent) after the play, the order of
-        the moves that was applied and the hits."""
         me, opp = list(self.sides[self.turn]), list(self.sides[1 - self.turn])
         hits: list[bool] = []
         first, second = dice
         if not (1 <= first <= 6 and 1 <= second <= 6):
-            return PlayError(Illegal.BAD_DICE), me, opp, play, hits
+            return PlayError(Illegal.BAD_DICE), None
         pips = [first] * 4 if first == second else [first, second]
         moves = play.moves
         if len(moves) > len(pips):
-            return PlayError(Illegal.TOO_MANY_MOVES), me, opp, play, hits
+            return PlayError(Illegal.TOO_MANY_MOVES), None
         for source, target in moves:
             if not 0 <= target < source <= BAR:
                 index = next(i for i, move in enumerate(moves) if not 0 <= move.target < move.source <= BAR)
-                return PlayError(Illegal.BAD_POINTS, index, moves[index]), me, opp, play, hits
+                return PlayError(Illegal.BAD_POINTS, index, moves[index]), None
         first_error = self._apply_ordered(me, opp, play, pips.copy(), hits)
         if first_error:
             for order in _other_orders(play):
@@ -411,10 +404,12 @@ class Position:
                     play = order
                     break
             else:
-                return first_error, me, opp, play, hits
-        if len(play.moves) == len(pips) or me[OFF] == CHECKERS:
-            return None, me, opp, play, hits
-        return self._maximality_error(Dice(first, second), me, opp, len(play.moves)), me, opp, play, hits
+                return first_error, None
+        if len(play.moves) < len(pips) and me[OFF] < CHECKERS:
+            error = self._maximality_error(Dice(first, second), me, opp, len(play.moves))
+            if error:
+                return error, None
+        return None, LegalPlay(play, self._after(me, opp), tuple(hits))
 
     @staticmethod
     def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int], hits: list[bool]) -> PlayError | None:
