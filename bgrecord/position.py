@@ -211,18 +211,6 @@ def _hop(me: list[int], opp: list[int], source: int, target: int) -> bool:
     return False
 
 
-def _die_for(distance: int, target: int, dice: list[int]) -> int | None:
-    """The die a move of ``distance`` uses: the exact one, else for a bear-off the
-    smallest larger one (the choice never matters for the rest of the turn)."""
-    if distance in dice:
-        return distance
-    if target == OFF:
-        larger = [d for d in dice if d > distance]
-        if larger:
-            return min(larger)
-    return None
-
-
 @dataclass(frozen=True, slots=True)
 class Position:
     """Both sides' checkers (see :data:`Side`) and the side on roll, 0 or 1."""
@@ -413,8 +401,10 @@ class Position:
 
     @staticmethod
     def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int], hits: list[bool]) -> PlayError | None:
-        """Apply ``play`` in order, consuming ``dice``; the first error, if any. (The hot
-        loop of every check: ``_die_for``, ``_hop_error`` and ``_hop`` written inline.)"""
+        """Apply ``play`` in order, consuming ``dice``; the first error, if any. The die of a
+        move is the exact one, else for a bear-off the smallest larger one (the choice never
+        matters for the rest of the turn). (The hot loop of every check: the rules of
+        ``_hop_error`` and the move of ``_hop`` are written out here.)"""
         for index, move in enumerate(play.moves):
             source, target = move
             distance = source - target

@@ -139,25 +139,24 @@ class _Game:
     def act(self, action: Action) -> None:
         if self.keep_steps:
             self.before = (self.cube, self.owner, self.offer[2] if self.offer else None)
-        kind = type(action)
-        if kind is Comment:
+        if isinstance(action, Comment):
             return
-        if kind is Unreadable:
+        if isinstance(action, Unreadable):
             raise _Stop  # the reader has reported it
-        if (self.result is not None or self.unplayed is not None) and kind is not Result:
+        if (self.result is not None or self.unplayed is not None) and not isinstance(action, Result):
             if self.result is not None:
                 self.stop("structure", "after-game-end", f"{self.what(action)} after the game ended", action)
             bare = self.unplayed
             assert bare is not None
             self.stop("move", "roll-without-play", f"dice without a play, though a play was possible (position {self.position.id() if self.position else '?'}); only a resignation may follow", bare)
-        if kind is Roll:
-            self.roll(action)  # type: ignore[arg-type]
-        elif kind is CubeAction:
-            self.cube_action(action)  # type: ignore[arg-type]
-        elif kind is Result:
-            self.claim(action)  # type: ignore[arg-type]
-        elif kind is SetPosition:
-            self.set_position(action)  # type: ignore[arg-type]
+        if isinstance(action, Roll):
+            self.roll(action)
+        elif isinstance(action, CubeAction):
+            self.cube_action(action)
+        elif isinstance(action, Result):
+            self.claim(action)
+        elif isinstance(action, SetPosition):
+            self.set_position(action)
 
     @staticmethod
     def what(action: Action) -> str:
@@ -532,7 +531,7 @@ def replay(match: MatchRecord, rules: RuleSet | None = None, steps: bool = True)
     running score (players matched by name). ``steps=False`` keeps only issues and results
     (validation needs no steps)."""
     rules = rules or rules_for(match)
-    marks = any(True in t.hits for g in match.games for a in g.actions if type(a) is Roll and "*" in a.text for t in a.moves)
+    marks = any(True in t.hits for g in match.games for a in g.actions if isinstance(a, Roll) and "*" in a.text for t in a.moves)
     length = match.length or 0
     running: dict[str, int] = {}
     crawford_done = False

@@ -88,7 +88,6 @@ class _Written(NamedTuple):
 
 
 _WRITTEN: dict[int, tuple[tuple[MoveToken, ...], _Written]] = {}
-_NO_MARKS: frozenset[int] = frozenset()
 
 
 def _written(moves: tuple[MoveToken, ...]) -> _Written:
@@ -98,16 +97,8 @@ def _written(moves: tuple[MoveToken, ...]) -> _Written:
     entry = _WRITTEN.get(id(moves))
     if entry is not None and entry[0] is moves:
         return entry[1]
-    hops: list[Move] = []
-    for token in moves:
-        points = token.points
-        if len(points) == 2 and token.repeat == 1:  # "13/7": most tokens
-            hops.append(Move(points[0], points[1]))
-        else:
-            hops.extend(Move(source, target) for source, target in token.pairs())
-    marked = any(True in token.hits for token in moves)
-    marks = frozenset(point for token in moves for point, hit in zip(token.points, token.hits) if hit) if marked else _NO_MARKS
-    play = Play(tuple(hops))
+    play = Play(tuple(Move(source, target) for token in moves for source, target in token.pairs()))
+    marks = frozenset(point for token in moves for point, hit in zip(token.points, token.hits) if hit)
     if len(_WRITTEN) >= 65536:
         _WRITTEN.clear()
     written = _WRITTEN[id(moves)] = (moves, _Written(play, marks))
