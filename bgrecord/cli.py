@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 from collections import Counter
 from pathlib import Path
@@ -263,7 +264,7 @@ def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, 
         if jobs > 1 and len(files) > 1:
             from concurrent.futures import ProcessPoolExecutor
 
-            pool = ProcessPoolExecutor(max_workers=jobs)
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
             results: Iterable[Any] = pool.map(work, files, [rules] * len(files), chunksize=8)
         else:
             results = (work(path, rules) for path in files)
@@ -276,6 +277,11 @@ def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, 
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         gc.unfreeze()
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is for the main process, which stops the workers without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _stderr() -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -185,3 +186,22 @@ def test_default_jobs_give_the_same_output_as_one(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     assert cli._workers(0, [str(path) for path in cli.match_files([SAMPLES])]) == 2
     assert run("validate", "--format", "json", str(SAMPLES)) == run("validate", "--format", "json", "--jobs", "1", str(SAMPLES))
+
+
+def test_workers_leave_ctrl_c_to_the_main_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C reaches every process of the group: the workers must ignore it (the main
+    process stops them), or each would print a KeyboardInterrupt traceback."""
+    from concurrent import futures
+
+    made: list[dict[str, object]] = []
+    real = futures.ProcessPoolExecutor
+
+    def recording(*args: object, **kwargs: object) -> futures.ProcessPoolExecutor:
+        made.append(kwargs)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(futures, "ProcessPoolExecutor", recording)
+    assert run("validate", "--jobs", "2", str(SAMPLES))[0] == 0
+    assert len(made) == 1
+    with real(max_workers=1, initializer=made[0]["initializer"]) as pool:  # type: ignore[arg-type]
+        assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
