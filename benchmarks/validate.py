@@ -1,5 +1,6 @@
-"""Validation speed: the whole ``bgrecord validate`` process over ../shared/corpus, with one
-and two workers, beside GNU Backgammon importing the same files in the same run.
+"""Validation speed: the whole ``bgrecord validate`` process over ../shared/corpus, in one
+process (``-j 1``), with two workers and with the default (a worker per core), beside GNU
+Backgammon importing the same files in the same run.
 
     python benchmarks/validate.py [FOLDER]
 

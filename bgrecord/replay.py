@@ -193,7 +193,7 @@ class _Game:
             before = Position(before.sides, player)
         self.rolls[player] += 1
         if action.moves:
-            resolution = resolve(before, Dice(first, second), action.moves)
+            resolution = resolve(before, action.dice, action.moves)
             play = resolution.play
             if play is None:
                 self.illegal(action, before, resolution)

@@ -110,12 +110,13 @@ def marked_hits(moves: Sequence[MoveToken]) -> frozenset[int]:
     return _written(tuple(moves)).marks
 
 
-def resolve(position: Position, dice: Dice, moves: Sequence[MoveToken]) -> Resolution:
+def resolve(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken]) -> Resolution:
     """The legal play the written moves mean, or why there is none."""
     literal = _written(tuple(moves)).play
-    first_error, checked = position.check_play(dice, literal)
+    first_error, checked = position.check_play(rolled, literal)
     if checked is not None:  # written move by move, and legal: the usual case
         return Resolution(checked)
+    dice = Dice(*rolled)
     legal: dict[Position, LegalPlay] = {}
     plays = candidates(dice, moves)[1:]  # the first is the literal reading
     for play in plays:
