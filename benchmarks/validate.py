@@ -15,7 +15,6 @@ GNU Backgammon (Debian package gnubg) is timed only when installed.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bgrecord.cli import worker_count
 from bgrecord.reader import match_files
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
@@ -68,7 +68,7 @@ def main() -> None:
         print(f"{name}: {len(files)} files, {games} games")
         print(f"  bgrecord validate -j 1   {seconds:6.2f} s  {games / seconds:7,.0f} games/s  (one process, one core)")
         print(f"  bgrecord validate -j 2   {two:6.2f} s  {games / two:7,.0f} games/s  ({seconds / two:.2f}x)")
-        print(f"  bgrecord validate        {default:6.2f} s  {games / default:7,.0f} games/s  (the default: a worker per core, {len(os.sched_getaffinity(0))} here)")
+        print(f"  bgrecord validate        {default:6.2f} s  {games / default:7,.0f} games/s  (the default: {worker_count(0, files)} workers here)")
         if reference is not None:
             print(f"  gnubg import             {reference:6.2f} s  {games / reference:7,.0f} games/s"
                   f"  (bgrecord at {reference / seconds:.0%} of its speed on one core, {reference / default:.0%} by default)")

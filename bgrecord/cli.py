@@ -50,13 +50,13 @@ def jobs_option(command: F) -> F:
 _BYTES_PER_WORKER = 512 * 1024
 
 
-def _workers(jobs: int, files: list[str]) -> int:
+def worker_count(jobs: int, files: list[str]) -> int:
     """``jobs`` as asked, or for 0 one per core this process may run on, but no more than the
     input's size makes worth starting (a few small files are read faster by one process)."""
     if jobs:
         return jobs
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if cores == 1 or len(files) == 1:
+    if cores == 1:
         return 1
     return max(1, min(cores, len(files), sum(map(_size, files)) // _BYTES_PER_WORKER))
 
@@ -260,7 +260,7 @@ def _run_reports(work: Callable[..., Any], files: list[str], rules: str | None, 
     gc.freeze()
     pool = None
     try:
-        jobs = _workers(jobs, files)
+        jobs = worker_count(jobs, files)
         if jobs > 1 and len(files) > 1:
             from concurrent.futures import ProcessPoolExecutor
 

@@ -169,8 +169,6 @@ class LegalPlay(NamedTuple):
 
     def hit_points(self) -> set[int]:
         """The points where this play hits a blot (the mover's numbering)."""
-        if True not in self.hits:
-            return set()
         return {move.target for move, hit in zip(self.play, self.hits) if hit}
 
 
@@ -403,8 +401,7 @@ class Position:
     def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int], hits: list[bool]) -> PlayError | None:
         """Apply ``play`` in order, consuming ``dice``; the first error, if any. The die of a
         move is the exact one, else for a bear-off the smallest larger one (the choice never
-        matters for the rest of the turn). (The hot loop of every check: the rules of
-        ``_hop_error`` and the move of ``_hop`` are written out here.)"""
+        matters for the rest of the turn)."""
         for index, move in enumerate(play.moves):
             source, target = move
             distance = source - target
@@ -416,27 +413,11 @@ class Position:
                     early = target == OFF and any(me[7:26])
                     return PlayError(Illegal.CANNOT_BEAR_OFF_YET if early else Illegal.WRONG_DISTANCE, index, move)
                 die = min(larger)
-            if me[BAR] and source != BAR:
-                return PlayError(Illegal.MUST_ENTER_FIRST, index, move)
-            if not me[source]:
-                return PlayError(Illegal.NO_CHECKER, index, move)
-            landing = source - die
-            if landing > 0:
-                if opp[BAR - landing] >= 2:
-                    return PlayError(Illegal.CLOSED_POINT, index, move)
-            elif any(me[7:26]):
-                return PlayError(Illegal.CANNOT_BEAR_OFF_YET, index, move)
-            elif landing < 0 and any(me[source + 1 : 7]):
-                return PlayError(Illegal.OVERAGE_NOT_FROM_HIGHEST, index, move)
+            reason = _hop_error(me, opp, source, die)
+            if reason:
+                return PlayError(reason, index, move)
             dice.remove(die)
-            me[source] -= 1
-            me[target] += 1
-            if target and opp[BAR - target] == 1:
-                opp[BAR - target] = 0
-                opp[BAR] += 1
-                hits.append(True)
-            else:
-                hits.append(False)
+            hits.append(_hop(me, opp, source, target))
         return None
 
     def _maximality_error(self, roll: Dice, me: list[int], opp: list[int], used: int) -> PlayError | None:

@@ -171,12 +171,12 @@ def test_default_jobs_start_workers_only_for_large_inputs(monkeypatch: pytest.Mo
         path.write_bytes(b" " * size)
         files.append(str(path))
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    assert cli._workers(3, files[:1]) == 3  # as asked
-    assert cli._workers(0, files) == 1  # 900 KB: one worker's worth
-    assert cli._workers(0, files[:1] * 8) == 4  # 2.4 MB, but four cores
-    assert cli._workers(0, [str(tmp_path / "missing.mat")] * 9) == 1  # unreadable files weigh nothing
+    assert cli.worker_count(3, files[:1]) == 3  # as asked
+    assert cli.worker_count(0, files) == 1  # 900 KB: one worker's worth
+    assert cli.worker_count(0, files[:1] * 8) == 4  # 2.4 MB, but four cores
+    assert cli.worker_count(0, [str(tmp_path / "missing.mat")] * 9) == 1  # unreadable files weigh nothing
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
-    assert cli._workers(0, files * 4) == 1
+    assert cli.worker_count(0, files * 4) == 1
 
 
 def test_default_jobs_give_the_same_output_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -184,7 +184,7 @@ def test_default_jobs_give_the_same_output_as_one(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(cli, "_BYTES_PER_WORKER", 1)  # the samples then fill every core's worker
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    assert cli._workers(0, [str(path) for path in cli.match_files([SAMPLES])]) == 2
+    assert cli.worker_count(0, [str(path) for path in cli.match_files([SAMPLES])]) == 2
     assert run("validate", "--format", "json", str(SAMPLES)) == run("validate", "--format", "json", "--jobs", "1", str(SAMPLES))
 
 
