@@ -49,6 +49,7 @@ _MATCH_LINE = re.compile(rf"^{_MATCH}$", re.I | re.M)
 _BOUNDARIES = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
 _GAM_BOUNDARIES = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<gam>{_NAMES}))$", re.I | re.M)
 _HEADER_LIKE = re.compile(r"[ \t]*(?:[;#][^\n]*)?")  # comment, tag or blank: may open the next match
+_ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a row: "12)"
 
 
 class Chunk(NamedTuple):
@@ -60,7 +61,8 @@ class Chunk(NamedTuple):
 
 def chunks(source: Text) -> Iterator[Chunk]:
     """The file's header and game chunks in order. A .gam game (two names on a line)
-    is recognised only in a file with no ``N point match`` line."""
+    is recognised only in a file with no ``N point match`` line, and only when rows follow
+    the names (else two words of prose would make a game)."""
     original = source.text
     text = original.replace("\r\n", "\n").replace("\r", "\n") if "\r" in original else original
     raw_lines = RAW_LINE.findall(original) if text is not original else None
@@ -75,6 +77,8 @@ def chunks(source: Text) -> Iterator[Chunk]:
             kind, start = "header", _header_start(text, start, cuts[-1][0])
         cuts.append((start, kind))
     cuts.append((len(text), "end"))
+    if pattern is _GAM_BOUNDARIES:  # two words on a line open a game only if rows follow
+        cuts = [cut for cut, (end, _) in zip(cuts, cuts[1:]) if cut[1] != "gam" or _ROW_START.search(text, cut[0], end)] + cuts[-1:]
     line = 1
     for (start, kind), (end, _) in zip(cuts, cuts[1:]):
         if start == end:
@@ -286,7 +290,6 @@ def cell_meaning(text: str) -> tuple[Any, ...]:
 # indented further than this is the right player's (gnubg: 6 spaces left, 34 right).
 _LONE_CELL_GAP = 10
 _RESULT_INDENT = 16
-_ROW_START = re.compile(r"[ \t]*([0-9]+)\)")
 _TAG = re.compile(r'[;#][ \t]*\[[ \t]*(.*?)[ \t]+"(.*)"[ \t]*\]')
 _RATING = re.compile(r"(.*?),([0-9]+)$")
 

@@ -93,6 +93,15 @@ def test_empty_and_garbage_files() -> None:
     assert [i.code for i in issues(" 3 point match\n")] == ["no-games"]
 
 
+def test_two_words_on_a_line_are_not_a_gam_game_without_rows() -> None:
+    for text in ("Notes about the club\nHello world\nsee you\n", b"\xff\xfe garbage"):
+        matches = list(iter_matches(text))
+        assert [len(match.games) for match in matches] == [0]
+        assert [e.code for e in errors(text)] == ["no-match"]
+    gam = " Alice    Bob\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+    assert [game.names for game in read_match("Hello world\n" + gam).games] == [("Alice", "Bob")]
+
+
 def test_sgf_that_is_not_backgammon_or_not_sgf() -> None:
     (error,) = errors("(;FF[4]GM[1]SZ[19];B[pd];W[dp])")
     assert error.code == "not-backgammon" and "GM[1]" in error.message
