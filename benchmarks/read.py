@@ -13,9 +13,9 @@ import sys
 import time
 from pathlib import Path
 
-from bgrecord.mat import clear_caches, grammar
+from bgrecord.formats.mat_grammar import clear_caches, grammar
 from bgrecord.reader import iter_matches, match_files
-from bgrecord.sgf import parser as sgf_parser
+from bgrecord.formats.sgf import parser as sgf_parser
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 

@@ -3,7 +3,9 @@
 Every layer reports through :class:`Issue`; none raises on bad content. An issue says
 how bad (severity), what kind (category: ``format`` for what the reader could not read),
 a stable code, a message in words, and where: path, line and column (1-based), game
-(1-based index in the file) and move (the row number as written).
+(1-based index in the file) and move (the row number as written). In a binary file there are
+no lines: ``unit`` says what ``line`` counts there ("record" in an eXtreme Gammon file, "ply"
+in an OGXM match, "move" in a BGBlitz match, "byte" for an offset).
 """
 
 from __future__ import annotations
@@ -33,9 +35,13 @@ class Issue:
     game: int | None = None
     move: int | None = None
     excerpt: str = ""
+    unit: str = "line"
 
     def __str__(self) -> str:
-        where = ":".join(str(part) for part in (self.path or "<text>", self.line, self.column) if part is not None)
+        if self.unit == "line":
+            where = ":".join(str(part) for part in (self.path or "<text>", self.line, self.column) if part is not None)
+        else:
+            where = f"{self.path or '<data>'}:{self.unit} {self.line}" if self.line is not None else self.path or "<data>"
         return f"{where}: {self.severity}[{self.code}] {self.message}"
 
     def to_json(self) -> dict[str, object]:
@@ -43,6 +49,7 @@ class Issue:
         return {
             "severity": self.severity.value, "category": self.category, "code": self.code, "message": self.message,
             "line": self.line, "column": self.column, "game": self.game, "move": self.move,
+            **({"unit": self.unit} if self.unit != "line" else {}),
         }  # fmt: skip
 
     def at(self, **changes: object) -> Issue:

@@ -1,8 +1,9 @@
 """Read match files: ``read_match``, ``iter_matches`` and ``iter_games``.
 
-Accepts a path, text or bytes; recognises SGF by content, anything else is read as the
-.mat family. Never raises on content: what cannot be read becomes an :class:`Issue` and
-an ``Unreadable`` action at its place. Raises ``OSError`` only when a path cannot be read.
+Accepts a path, ``"-"`` for standard input, text or bytes, in any format bgrecord reads
+(recognised by content: :mod:`bgrecord.formats`). Never raises on content: what cannot be
+read becomes an :class:`Issue` and, inside a game, an ``Unreadable`` action at its place.
+Raises ``OSError`` only when a path cannot be read.
 """
 
 from __future__ import annotations
@@ -10,69 +11,61 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from bgrecord import mat, sgf
+from bgrecord import formats
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import GameRecord, MatchRecord
-from bgrecord.source import Source, Text, load
+from bgrecord.source import STDIN, Input, Source
 
 
-def _is_sgf(text: str) -> bool:
-    return text.lstrip()[:1] == "(" and ";" in text.lstrip()[:40]
-
-
-def iter_games(source: Source, path: str | None = None) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
+def iter_games(source: Source | Input, path: str | None = None) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """Each game as soon as it is read, with its match (whose ``games`` list stays empty):
     memory holds one game at a time. A match without games comes once, with None."""
-    loaded = load(source, path)
-    if _is_sgf(loaded.text):
-        match = sgf.read_sgf(loaded)
-        games, match.games = match.games, []
-        if not games:
-            yield match, None
-        for game in games:
-            yield match, game
-        return
+    opened = Input.of(source, path)
     produced = False
-    for read in mat.read_matches(loaded):
+    for match, game in formats.read(opened):
+        if game is None and not match.games:
+            _finish(match)
         produced = True
-        yield read
+        yield match, game
     if not produced:
-        yield _empty(loaded), None
+        yield _empty(opened), None
 
 
-def _empty(loaded: Text) -> MatchRecord:
-    match = MatchRecord(loaded.path, "mat", loaded.encoding, raw=loaded.text)
-    what = "the file is empty" if not loaded.text.strip() else "no match and no game in the file"
-    match.issues.append(format_issue(Severity.ERROR, "no-match", what, 1, 1).at(path=loaded.path))
+def _empty(source: Input) -> MatchRecord:
+    match = MatchRecord(source.name, "mat", "utf-8")
+    what = "the file is empty" if source.size == 0 else "no match and no game in the file"
+    match.issues.append(format_issue(Severity.ERROR, "no-match", what, 1, 1).at(path=source.name))
     return match
 
 
-def iter_matches(source: Source, path: str | None = None) -> Iterator[MatchRecord]:
+def iter_matches(source: Source | Input, path: str | None = None) -> Iterator[MatchRecord]:
     """Each match of the file, with its games and issues (paths filled in)."""
     current: MatchRecord | None = None
     for match, game in iter_games(source, path):
         if match is not current:
             if current is not None:
-                yield _finish(current)
+                yield current
             current = match
         if game is not None:
             match.games.append(game)
     if current is not None:
-        yield _finish(current)
+        yield current
 
 
-def _finish(match: MatchRecord) -> MatchRecord:
-    if not match.games and not any(issue.severity is Severity.ERROR for issue in match.issues):
-        line = match.raw.count("\n") or 1
-        if match.length is None:
-            found = format_issue(Severity.ERROR, "no-match", "no 'N point match' line and no game: not a match record", 1, 1)
-        else:
-            found = format_issue(Severity.WARNING, "no-games", "the match has no games", line, None)
-        match.issues.append(found.at(path=match.path))
-    return match
+def _finish(match: MatchRecord) -> None:
+    """A match with no game: say why, once."""
+    if any(issue.severity is Severity.ERROR for issue in match.issues) or any(i.code == "no-games" for i in match.issues):
+        return
+    line = match.raw.count("\n") or 1
+    if match.length is None:
+        what = "the file is empty" if not match.raw.strip() else "no 'N point match' line and no game: not a match record"
+        found = format_issue(Severity.ERROR, "no-match", what, 1, 1)
+    else:
+        found = format_issue(Severity.WARNING, "no-games", "the match has no games", line, None)
+    match.issues.append(found.at(path=match.path))
 
 
-def read_match(source: Source, path: str | None = None) -> MatchRecord:
+def read_match(source: Source | Input, path: str | None = None) -> MatchRecord:
     """The first match of the file (most files hold one); see ``iter_matches`` for the rest.
     When there are more, an info issue says so."""
     matches = iter_matches(source, path)
@@ -86,19 +79,26 @@ def read_match(source: Source, path: str | None = None) -> MatchRecord:
     return first
 
 
-MATCH_SUFFIXES = (".mat", ".txt", ".gam", ".sgf")
+MATCH_SUFFIXES = formats.SUFFIXES
 
 
 def match_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The files named, and the match files (.mat .txt .gam .sgf) below the folders named,
-    sorted, each once."""
+    """The files named, and the match files below the folders named (by their endings:
+    :data:`MATCH_SUFFIXES`), sorted, each once. ``-`` stands for standard input."""
     found: dict[Path, None] = {}
     for name in paths:
         path = Path(name)
-        if path.is_dir():
+        if str(name) == STDIN:
+            found.setdefault(Path(STDIN), None)
+        elif path.is_dir():
             for child in sorted(path.rglob("*")):
-                if child.is_file() and child.suffix.lower() in MATCH_SUFFIXES:
+                if child.is_file() and _is_match_file(child):
                     found.setdefault(child, None)
         else:
             found.setdefault(path, None)
     return list(found)
+
+
+def _is_match_file(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith(MATCH_SUFFIXES) and not name.startswith(".")

@@ -45,12 +45,13 @@ class MoveToken(NamedTuple):
 @dataclass(slots=True)
 class Action:
     """Something a player did, as written. ``player`` is 0 for the left column, 1 for
-    the right one, None when the file does not say; ``number`` is the row number written."""
+    the right one, None when the file does not say; ``number`` is the row number written.
+    In a binary file ``line`` counts what the match's ``unit`` says, and ``column`` is None."""
 
     player: int | None
     number: int | None
     line: int
-    column: int
+    column: int | None
     text: str
 
 
@@ -68,11 +69,14 @@ class Roll(Action):
 @dataclass(slots=True)
 class SetPosition(Action):
     """A board set up inside a game: Snowie's ``Illegal play (...)`` (``kind`` "snowie",
-    with the dice), eXtreme Gammon's ``; Set Pos=`` line ("xg"), or SGF set-up ("sgf")."""
+    with the dice), eXtreme Gammon's ``; Set Pos=`` line ("xg"), SGF set-up ("sgf"), or the
+    board of a position file ("xg" too: XGID's position text). ``on_roll``: the player to act
+    next, where the source says (a position file)."""
 
     kind: str
     setup: str
     dice: tuple[int, int] | None = None
+    on_roll: int | None = None
 
 
 @dataclass(slots=True)
@@ -119,8 +123,12 @@ class GameRecord:
     line: int  # the game's first line
     names: tuple[str, str] = ("", "")
     scores: tuple[int | None, int | None] = (None, None)
+    score_line: int | None = None  # where the scores stand, and their columns
+    score_columns: tuple[int | None, int | None] = (None, None)
     ratings: tuple[int | None, int | None] = (None, None)
     note: str = ""  # text after "Game N", like "(Crawford)"
+    initial_cube: int | None = None  # where the file says the cube starts (automatic doubles)
+    initial_cube_owner: int | None = None  # and who owns it then, when the file says
     actions: list[Action] = field(default_factory=list)
     properties: dict[str, tuple[str, ...]] = field(default_factory=dict)  # SGF root properties
     raw: str = ""  # the game's text as in the file, line endings included
@@ -133,14 +141,15 @@ class GameRecord:
 @dataclass(slots=True)
 class MatchRecord:
     path: str | None
-    format: str  # "mat", "gam" or "sgf"
-    encoding: str  # "utf-8", "utf-8-sig", "cp1252" or "latin-1"
+    format: str  # "mat", "gam", "sgf", "xg", "xgp", "bgf", "ogxm", "fibs", "snowie"; "unknown" when refused
+    encoding: str  # of a text: "utf-8", "utf-8-sig", "utf-16-le"..., "cp1252" or "latin-1"; "" for binary
     length: int | None = None  # 0 for money play; None where the file does not say (.gam)
     tags: list[Tag] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
     games: list[GameRecord] = field(default_factory=list)
-    raw: str = ""  # the text before the first game (for SGF: the whole file)
+    raw: str = ""  # the text before the first game, as written
     issues: list[Issue] = field(default_factory=list)  # of the header and the match as a whole
+    unit: str = "line"  # what an action's ``line`` counts: "line", or in a binary file "record", "ply", "move"
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """A tag's value, the key compared without case."""

@@ -1,21 +1,40 @@
-"""Bytes to text to lines: the first layer of the reader.
+"""Where a record comes from, and its bytes as text: the first layer of the reader.
 
-Decodes UTF-8 (with or without a byte-order mark), else cp1252, else latin-1, and says
-which. Splits lines on CRLF, CR or LF alike, keeping each line's own ending so that the
-text can be given back unchanged. Knows nothing of backgammon.
+An :class:`Input` is a path, standard input, bytes or text. Readers take its first bytes to
+recognise the format (``head``), all of its bytes when the format is binary (``read_bytes``,
+bounded), or its text block by block (``text_blocks``), so that a large file is never held
+in memory whole. Text is decoded by its byte-order mark (UTF-8, UTF-16, UTF-32), else as
+UTF-8, else cp1252, else latin-1, and the encoding used is said. Line endings (LF, CRLF, CR
+alone) are kept as written beside a copy with LF alone.
+
+What this layer does not know: backgammon, or which formats exist.
 """
 
 from __future__ import annotations
 
+import codecs
+import io
+import os
 import re
+import stat
+import sys
+import tempfile
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Iterator, Union
+from typing import BinaryIO, Iterator, Union
 
 Source = Union[str, bytes, "PathLike[str]"]
 
 RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")  # one line with its own ending
+
+BLOCK = 4 << 20  # bytes read at a time: larger files are decoded and read block by block
+MAX_BINARY = 256 << 20  # the most bytes a binary format may hold (or inflate to)
+STDIN = "-"
+
+
+class InputTooLarge(OSError):
+    """A binary input (or what it inflates to) beyond :data:`MAX_BINARY`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,18 +50,239 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Text:
+    """A whole decoded text (for readers of small texts and for tests)."""
+
     text: str
     encoding: str
     path: str | None
 
 
+class Input:
+    """One source of bytes, readable from the start as often as a reader needs.
+
+    Standard input, a pipe or a FIFO is read once into a spooled temporary file (memory up
+    to 8 MB, then disk), so it can be read again like a file."""
+
+    def __init__(self, name: str | None, *, path: Path | None = None, data: bytes | None = None,
+                 text: str | None = None) -> None:
+        self.name = name
+        self._path = path
+        self._data = data
+        self._text = text
+        self._spool: BinaryIO | None = None
+        self._head: bytes | None = None
+
+    @classmethod
+    def of(cls, source: Source | Input, path: str | None = None) -> Input:
+        """An Input from a path (``PathLike``, or a ``str`` that holds no line break and names
+        an existing path), bytes, text, or ``"-"`` for standard input. Raises ``OSError`` for a
+        path that cannot be read."""
+        if isinstance(source, Input):
+            return source
+        if isinstance(source, bytes):
+            return cls(path, data=source)
+        if isinstance(source, str):
+            if source == STDIN:
+                return cls.stdin(path)
+            if "\n" in source or "\r" in source or not _is_path(source):
+                return cls(path, text=source)
+        file = Path(source)
+        if file.is_dir():
+            raise IsADirectoryError(21, "is a folder", str(file))
+        mode = file.stat().st_mode  # raises OSError when missing or unreadable
+        if not stat.S_ISREG(mode):  # a pipe, a FIFO, /dev/stdin: read it once
+            with file.open("rb") as stream:
+                return cls._spooled(path or str(source), stream)
+        with file.open("rb"):  # fail now, with the OS's reason, if it cannot be opened
+            pass
+        return cls(path or str(source), path=file)
+
+    @classmethod
+    def stdin(cls, name: str | None = None) -> Input:
+        return cls._spooled(name or "<stdin>", sys.stdin.buffer)
+
+    @classmethod
+    def _spooled(cls, name: str, stream: BinaryIO) -> Input:
+        spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
+        while block := stream.read(BLOCK):
+            spool.write(block)
+        spool.seek(0)
+        made = cls(name)
+        made._spool = spool  # type: ignore[assignment]
+        return made
+
+    def open(self) -> BinaryIO:
+        """A binary stream from the first byte."""
+        if self._path is not None:
+            return self._path.open("rb")
+        if self._spool is not None:
+            self._spool.seek(0)
+            return _Unclosed(self._spool)  # type: ignore[return-value]
+        if self._text is not None:
+            return io.BytesIO(self._text.encode("utf-8"))
+        return io.BytesIO(self._data or b"")
+
+    @property
+    def size(self) -> int:
+        if self._path is not None:
+            return self._path.stat().st_size
+        if self._spool is not None:
+            self._spool.seek(0, os.SEEK_END)
+            return self._spool.tell()
+        if self._text is not None:
+            return len(self._text)
+        return len(self._data or b"")
+
+    def head(self, size: int = 8192) -> bytes:
+        """The first bytes (for recognising the format)."""
+        if self._head is None or len(self._head) < size:
+            if self._text is not None:
+                self._head = self._text[:size].encode("utf-8")[:size]
+            else:
+                with self.open() as stream:
+                    self._head = stream.read(size)
+        return self._head[:size]
+
+    def read_bytes(self, limit: int = MAX_BINARY) -> bytes:
+        """Every byte, for a binary format; ``InputTooLarge`` beyond ``limit``."""
+        if self._data is not None and self._text is None:
+            data = self._data
+        else:
+            with self.open() as stream:
+                data = stream.read(limit + 1)
+        if len(data) > limit:
+            raise InputTooLarge(27, f"larger than {limit >> 20} MB", self.name)
+        return data
+
+    def decoded(self) -> Text:
+        """The whole text at once (small texts only: readers use ``text_blocks``)."""
+        encoding, blocks = self.text_blocks()
+        return Text("".join(raw for _, raw in blocks), encoding, self.name)
+
+    def text_blocks(self, block: int = BLOCK) -> tuple[str, Iterator[tuple[str, str]]]:
+        """The encoding, and the text as (text with LF line ends, text as written) blocks,
+        each ending at a line end except the last."""
+        if self._text is not None:
+            text = self._text.removeprefix("\ufeff")
+            return "utf-8", iter([(_lf(text), text)])
+        if self.size <= block:
+            with self.open() as stream:
+                text, encoding = decode(stream.read())
+            return encoding, iter([(_lf(text), text)])
+        encoding = self._encoding()
+        return encoding, self._blocks(encoding, block)
+
+    def _encoding(self) -> str:
+        """One pass over the bytes: the encoding of a text too large to decode at once."""
+        with self.open() as stream:
+            start = stream.read(4)
+            bom = _bom(start)
+            if bom:
+                return bom[0]
+            stream.seek(0)
+            utf8 = codecs.getincrementaldecoder("utf-8")()
+            strict: list[str] = ["utf-8", "cp1252"]
+            while block_bytes := stream.read(BLOCK):
+                for name in list(strict):
+                    try:
+                        if name == "utf-8":
+                            utf8.decode(block_bytes)
+                        else:
+                            block_bytes.decode(name)  # single-byte: blocks decode alone
+                    except UnicodeDecodeError:
+                        strict.remove(name)
+                if not strict:
+                    return "latin-1"
+            try:
+                utf8.decode(b"", final=True)
+            except UnicodeDecodeError:
+                strict = [name for name in strict if name != "utf-8"]
+            return strict[0] if strict else "latin-1"
+
+    def _blocks(self, encoding: str, block: int) -> Iterator[tuple[str, str]]:
+        codec = {"utf-8-sig": "utf-8-sig", "utf-16-le": "utf-16", "utf-16-be": "utf-16",
+                 "utf-32-le": "utf-32", "utf-32-be": "utf-32"}.get(encoding, encoding)
+        decoder = codecs.getincrementaldecoder(codec)(errors="replace")
+        carry = ""
+        with self.open() as stream:
+            while True:
+                data = stream.read(block)
+                text = carry + decoder.decode(data, final=not data)
+                if not data:
+                    if text:
+                        yield _lf(text), text
+                    return
+                cut = max(text.rfind("\n"), text.rfind("\r")) + 1
+                if cut and text[cut - 1] == "\r" and cut == len(text):
+                    cut -= 1  # a CR at the very end may be the first half of a CRLF
+                if cut <= 0:
+                    carry = text
+                    continue
+                carry = text[cut:]
+                piece = text[:cut]
+                yield _lf(piece), piece
+
+
+class _Unclosed(io.BufferedIOBase):
+    """The spool, lent to a reader that closes what it opens: closing it keeps the spool."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        super().__init__()
+        self._raw = raw
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._raw.read(-1 if size is None else size)
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+)  # fmt: skip
+
+
+def _bom(data: bytes) -> tuple[str, int] | None:
+    """The encoding a byte-order mark names, and the mark's length."""
+    for mark, name in _BOMS:
+        if data.startswith(mark):
+            return name, len(mark)
+    return None
+
+
+def has_bom(data: bytes) -> str | None:
+    """The encoding named by ``data``'s byte-order mark, if it starts with one."""
+    found = _bom(data)
+    return found[0] if found else None
+
+
 def decode(data: bytes) -> tuple[str, str]:
-    """The text and the encoding that read it."""
-    if data.startswith(b"\xef\xbb\xbf"):
+    """The text and the encoding that read it: by the byte-order mark, else UTF-8, else
+    cp1252, else latin-1 (which reads any bytes)."""
+    bom = _bom(data)
+    if bom is not None:
+        name, length = bom
+        codec = name.removesuffix("-sig")
         try:
-            return data[3:].decode("utf-8"), "utf-8-sig"
+            return data[length:].decode(codec), name
         except UnicodeDecodeError:
-            data = data[3:]
+            if not name.startswith("utf-8"):
+                return data[length:].decode(codec, errors="replace"), name
+            data = data[length:]
     for encoding in ("utf-8", "cp1252"):
         try:
             return data.decode(encoding), encoding
@@ -52,21 +292,13 @@ def decode(data: bytes) -> tuple[str, str]:
 
 
 def load(source: Source, path: str | None = None) -> Text:
-    """Text from a path (a ``PathLike``, or a ``str`` naming an existing file when it holds
-    no newline), from bytes, or from text itself. Raises ``OSError`` for an unreadable path."""
-    if isinstance(source, bytes):
-        text, encoding = decode(source)
-        return Text(text, encoding, path)
-    if isinstance(source, str) and ("\n" in source or "\r" in source or not _is_file(source)):
-        return Text(source.removeprefix("\ufeff"), "utf-8", path)
-    file = Path(source)
-    text, encoding = decode(file.read_bytes())
-    return Text(text, encoding, path or str(source))
+    """The whole text of a path, bytes or text (see :meth:`Input.of`)."""
+    return Input.of(source, path).decoded()
 
 
-def _is_file(name: str) -> bool:
+def _is_path(name: str) -> bool:
     try:
-        return len(name) < 4096 and Path(name).is_file()
+        return len(name) < 4096 and "\0" not in name and os.path.exists(name)
     except (OSError, ValueError):
         return False
 

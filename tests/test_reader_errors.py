@@ -89,7 +89,7 @@ def test_two_rows_on_one_line_are_both_read() -> None:
 
 def test_empty_and_garbage_files() -> None:
     assert [e.code for e in errors("")] == ["no-match"]
-    assert [e.code for e in errors(b"\x00\xff\xfe garbage \x81")] == ["no-match"]
+    assert [e.code for e in errors(b"\x00\xff\xfe garbage \x81")] == ["binary"]
     assert [i.code for i in issues(" 3 point match\n")] == ["no-games"]
 
 

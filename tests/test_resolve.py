@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bgrecord import Illegal, Position
-from bgrecord.mat import moves_of
+from bgrecord.formats.mat_grammar import moves_of
 from bgrecord.resolve import Resolution, marked_hits, resolve
 
 START = Position.start()

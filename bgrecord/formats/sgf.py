@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 
+from bgrecord.formats.mat_grammar import describe_error
+from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.grammars import grammar_text
 from bgrecord.issues import Severity, format_issue
-from bgrecord.mat import describe_error
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag
-from bgrecord.source import Text
+from bgrecord.source import Input
 
 _SETUP = {"AE", "AW", "AB", "PL", "DI", "CV", "CP", "CO"}
 _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE", "CV"}
@@ -45,12 +46,13 @@ class SgfTransformer(Transformer[Token, Any]):
     def __init__(self, property_pattern: list[re.Pattern[str]]) -> None:
         super().__init__()
         self.property_pattern = property_pattern  # filled in once the grammar is built
+        self.line_offset = 0  # the line of the file where the parsed text starts, less one
 
     def node(self, token: Token) -> list[Property]:
         """The backgammon properties of a NODE token, each with its line and column in the
         file; the others (analysis, marks, comments) stay only in the raw text."""
         properties = []
-        line, line_start = token.line or 1, 1 - (token.column or 1)  # line_start: offset in token
+        line, line_start = (token.line or 1) + self.line_offset, 1 - (token.column or 1)  # line_start: offset in token
         counted = 0
         for found in self.property_pattern[0].finditer(token, 1):
             text, start = found.group(1), found.start(1)
@@ -94,35 +96,128 @@ def point_of(letter: str, player: int) -> int:
     return offset + 1 if player == 0 else 24 - offset
 
 
-def read_sgf(loaded: Text) -> MatchRecord:
-    match = MatchRecord(loaded.path, "sgf", loaded.encoding, raw=loaded.text)
+_LONGEST_VALUE = 64 << 20
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_TREE_TOKENS = re.compile(r"\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]|[()]|[^()\[]++")
+
+
+def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, int]]:
+    """The pieces of a collection given block by block, as written: (True, text, line,
+    column) for each top-level game tree, (False, text, line, column) for what stands between
+    them. A value may hold brackets and parentheses; one left open at the end of a block
+    waits for the next."""
+    depth = 0
+    line, column = 1, 1  # where the text not yet consumed starts
+    piece_start = (1, 1)
+    pieces: list[str] = []
+    carry = ""
+    for _, raw in blocks:
+        text = carry + raw
+        carry = ""
+        position = 0
+        for found in _TREE_TOKENS.finditer(text):
+            token = found.group()
+            if found.start() != position:  # a value left open: wait for more text
+                break
+            if token == "(" and depth == 0:
+                if pieces:
+                    yield False, "".join(pieces), piece_start[0], piece_start[1]
+                pieces, piece_start = [], (line, column)
+            if token == "(":
+                depth += 1
+            pieces.append(token)
+            if token == ")" and depth:
+                depth -= 1
+                if depth == 0:
+                    yield True, "".join(pieces), piece_start[0], piece_start[1]
+                    pieces = []
+            ends = len(_LINE_END.findall(token)) if "\r" in token else token.count("\n")
+            if ends:
+                last = max(token.rfind("\n"), token.rfind("\r"))
+                line, column = line + ends, len(token) - last
+            else:
+                column += len(token)
+            if not pieces and depth == 0:
+                piece_start = (line, column)
+            position = found.end()
+        carry = text[position:]
+        if len(carry) > _LONGEST_VALUE:  # a bracket never closed: the rest is one bad tree
+            break
+    pieces.append(carry)
+    rest = "".join(pieces)
+    if rest:
+        yield depth > 0 or rest.lstrip().startswith("("), rest, piece_start[0], piece_start[1]
+
+
+def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
+    """The games of an SGF collection, each as soon as its tree is read (one parse per game
+    tree: a tree that does not parse costs one error, the others are read). The text between
+    trees stays with the game before it (or the match, before the first), so that the
+    records give the file back."""
+    encoding, blocks = source.text_blocks()
+    match = MatchRecord(source.name, "sgf", encoding)
+    path = source.name
 
     def issue(severity: Severity, code: str, message: str, line: int | None, column: int | None, game: int | None = None) -> None:
-        match.issues.append(format_issue(severity, code, message, line, column).at(path=loaded.path, game=game))
+        match.issues.append(format_issue(severity, code, message, line, column).at(path=path, game=game))
 
-    try:
-        trees: list[tuple[list[list[Property]], list[Any]]] = parser().parse(loaded.text, start="collection")  # type: ignore[assignment]
-    except UnexpectedInput as exc:
-        message, column = describe_error(exc, loaded.text)
-        issue(Severity.ERROR, "unreadable", f"not a readable SGF file: {message}", exc.line if isinstance(exc.line, int) else None, column)
-        return match
-    for index, (nodes, variations) in enumerate(trees, 1):
-        root = {prop.ident: prop for prop in nodes[0]} if nodes else {}
-        game_type = root["GM"].values[0] if "GM" in root else "1"
-        if game_type.strip() != "6":
-            token = root["GM"].token if "GM" in root else None
-            issue(
-                Severity.ERROR, "not-backgammon",
-                f"an SGF game of type GM[{game_type}], not backgammon (GM[6]): not read",
-                token.line if token else 1, token.column if token else 1, index,
-            )
+    index = 0
+    held: GameRecord | None = None
+    outside = False
+    for is_tree, text, line, column in trees(blocks):
+        if not is_tree:
+            if held is not None:
+                held.raw += text
+            else:
+                match.raw += text
+            if text.strip() and not outside:
+                issue(Severity.WARNING, "outside-trees", "text outside the game trees: not read", line, column)
+                outside = True
             continue
-        game = _read_game(match, index, nodes, loaded.path)
-        if variations:
-            line = variations[0][0][0][0].token.line if variations[0][0] and variations[0][0][0] else None
-            issue(Severity.WARNING, "variations", "variations in the game tree: only the main line is read", line, None, index)
-        match.games.append(game)
-    return match
+        index += 1
+        game = _read_tree(match, index, text, line, column, issue)
+        if game is None:
+            (held if held is not None else match).raw += text
+            continue
+        if held is not None:
+            yield match, held
+        held = game
+    if held is not None:
+        yield match, held
+    elif match.issues or match.raw.strip() or index:
+        yield match, None
+
+
+def _read_tree(match: MatchRecord, index: int, text: str, line: int, column: int, issue: Callable[..., None]) -> GameRecord | None:
+    """One game tree (``text`` as written, starting at ``line``, ``column``) to a game; None,
+    with an error, when it does not parse or is not backgammon."""
+    built = parser()
+    built.options.transformer.line_offset = line - 1  # type: ignore[union-attr]
+    parsed_text = " " * (column - 1) + (text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text)
+    try:
+        parsed: list[Any] = built.parse(parsed_text, start="collection")  # type: ignore[assignment]
+    except UnexpectedInput as exc:
+        message, where = describe_error(exc, parsed_text)
+        at = exc.line + line - 1 if isinstance(exc.line, int) else line
+        issue(Severity.ERROR, "unreadable", f"not a readable SGF file (game tree {index}): {message}", at, where, index)
+        return None
+    nodes, variations = parsed[0]
+    root = {prop.ident: prop for prop in nodes[0]} if nodes else {}
+    game_type = root["GM"].values[0] if "GM" in root else "1"
+    if game_type.strip() != "6":
+        token = root["GM"].token if "GM" in root else None
+        issue(
+            Severity.ERROR, "not-backgammon",
+            f"an SGF game of type GM[{game_type[:20]}], not backgammon (GM[6]): not read",
+            token.line if token else line, token.column if token else column, index,
+        )
+        return None
+    game = _read_game(match, index, nodes, match.path)
+    game.raw = text
+    if variations:
+        first = variations[0][0][0][0].token.line if variations[0][0] and variations[0][0][0] else None
+        issue(Severity.WARNING, "variations", "variations in the game tree: only the main line is read", first, None, index)
+    return game
 
 
 def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path: str | None) -> GameRecord:
@@ -131,16 +226,19 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
     game = GameRecord(index=index, number=index, line=first_line)
     game.properties = {prop.ident: prop.values for prop in nodes[0]}
     info = dict(value.split(":", 1) for value in game.properties.get("MI", ()) if ":" in value)
-    if "length" in info and info["length"].strip().isdigit():
-        if match.length is None:
-            match.length = int(info["length"])
-    if "game" in info and info["game"].strip().isdigit():
-        game.number = int(info["game"]) + 1  # gnubg counts games from 0
+    for key in ("length", "game", "ws", "bs"):
+        if key in info and number(info[key]) is None:
+            game.issues.append(format_issue(Severity.ERROR, "match-info", f"MI[{key}:{info[key][:20]}] is not a number backgammon can mean",
+                                            root["MI"].token.line, root["MI"].token.column).at(path=path, game=index))
+    length = number(info.get("length", ""))
+    if length is not None and match.length is None:
+        match.length = length
+    game_number = number(info.get("game", ""))
+    if game_number is not None:
+        game.number = game_number + 1  # gnubg counts games from 0
     game.names = (_first(root, "PW"), _first(root, "PB"))
-    scores = (info.get("ws", ""), info.get("bs", ""))
-    game.scores = (int(scores[0]) if scores[0].isdigit() else None, int(scores[1]) if scores[1].isdigit() else None)
-    ratings = (_first(root, "WR"), _first(root, "BR"))
-    game.ratings = (int(ratings[0]) if ratings[0].isdigit() else None, int(ratings[1]) if ratings[1].isdigit() else None)
+    game.scores = (number(info.get("ws", "")), number(info.get("bs", "")))
+    game.ratings = (number(_first(root, "WR")), number(_first(root, "BR")))
     if index == 1:
         for ident, key in _TAGS.items():
             if ident in root:
@@ -165,6 +263,8 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
     if "RE" in root:
         prop = root["RE"]
         found = _RESULT.match(prop.values[0].strip())
+        if found and number(found.group(2), MAX_CUBE * 3) is None:
+            found = None
         if found:
             player = 0 if found.group(1).upper() == "W" else 1
             game.actions.append(

@@ -1,0 +1,314 @@
+"""One game of a .mat file: its chunk of text -> a :class:`GameRecord`.
+
+A game chunk (``Game N``, the score line, the rows) is parsed in one call; each run of rows
+comes back as one ``ROWS`` token whose cells are labelled with the grammar's cell terminals.
+A game that does not parse is parsed again line by line with the grammar's cell-by-cell
+rules, so one bad line costs one issue that says what was expected, and the rest is read.
+
+What this layer does not check: anything about the rules. Impossible dice, a take with no
+double, scores that do not add up: the replay judges those.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from lark import Token, UnexpectedInput
+
+from bgrecord.formats.mat_grammar import Line, Part, cell_meaning, describe_error, grammar, moves_of, parse
+from bgrecord.formats.numbers import number, too_large
+from bgrecord.issues import Severity, format_issue
+from bgrecord.records import (
+    LEFT,
+    RIGHT,
+    Action,
+    Comment,
+    CubeAction,
+    GameRecord,
+    Result,
+    Roll,
+    SetPosition,
+    Unreadable,
+)
+
+ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a row: "12)"
+_NUMBER = re.compile(r"[0-9]+")
+
+
+class Chunk(NamedTuple):
+    """A piece of a .mat file: its header, or one game."""
+
+    kind: str  # header, game or gam
+    text: str  # "\n" line ends, ending with "\n"
+    raw: str  # as in the file
+    line: int  # its first line's number
+
+
+# A lone cell further than this from its row number is the right player's; a result line
+# indented further than this is the right player's (gnubg: 6 spaces left, 34 right).
+_LONE_CELL_GAP = 10
+_RESULT_INDENT = 16
+
+
+class GameBuilder:
+    """Builds one GameRecord from the parse of its chunk, or of its lines one by one."""
+
+    def __init__(self, record: GameRecord, chunk: Chunk, path: str | None) -> None:
+        self.record = record
+        self.chunk = chunk
+        self.path = path
+        self.grammar = grammar()
+        self._lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.chunk.text.split("\n")[:-1]
+        return self._lines
+
+    def issue(self, severity: Severity, code: str, message: str, line: int, column: int | None = None) -> None:
+        index = line - self.chunk.line
+        excerpt = self.lines[index].strip() if 0 <= index < len(self.lines) else ""
+        row = ROW_START.match(excerpt)  # the move (row) number, where the line has one
+        found = format_issue(severity, code, message, line, column, excerpt)
+        self.record.issues.append(found.at(path=self.path, game=self.record.index, move=number(row.group(1)) if row else None))
+
+    def action(self, text: str, line: int, column: int, player: int | None, number: int | None) -> Action:
+        meaning = cell_meaning(text)
+        what = meaning[0]
+        if what == "bad":
+            self.issue(Severity.ERROR, "unreadable", meaning[1], line, column)
+            return Unreadable(player, number, line, column, text)
+        if what == "roll":
+            return Roll(player, number, line, column, text, meaning[1], meaning[2], meaning[3])
+        if what == "setup":
+            if meaning[3]:
+                self.issue(Severity.WARNING, "moves-with-setup", "moves written before 'Illegal play': not read", line, column)
+            return SetPosition(player, number, line, column, text, "snowie", meaning[2], meaning[1])
+        if what == "cube":
+            return CubeAction(player, number, line, column, text, meaning[1], meaning[2])
+        return Result(player, number, line, column, text, meaning[1], meaning[2], meaning[3])
+
+    def rows_token(self, token: Token) -> None:
+        """The fast path: the number and cells of each row of a ROWS token. (The hot loop of
+        the reader: two cells, the usual row, are placed here without ``place``.)"""
+        line = self.chunk.line + (token.line or 1) - 1
+        indent = (token.column or 1) - 1  # only the first line can start after some blanks
+        row = self.grammar.row.fullmatch
+        action, actions = self.action, self.record.actions
+        for text in token.split("\n")[:-1]:
+            found = row(text)
+            if found is None:  # not one row of cells: read it cell by cell, or say why not
+                self.body_line(text, line, indent)
+            else:
+                written, first, second = found.group("number", "first", "second")
+                row_number = self.row_number(written, line, indent + found.start("number") + 1)
+                if first and second:
+                    actions.append(action(first, line, indent + found.start("first") + 1, LEFT, row_number))
+                    actions.append(action(second, line, indent + found.start("second") + 1, RIGHT, row_number))
+                else:
+                    cells = [(found[name], indent + found.start(name) + 1) for name in ("first", "second") if found[name]]
+                    self.place(row_number, indent + found.end("number") + 1, cells, line)
+            line, indent = line + 1, 0
+
+    def row_number(self, written: str, line: int, column: int) -> int | None:
+        """A row number as written ("12)"); None, with an error, beyond any game's length."""
+        value = number(written[:-1])
+        if value is None:
+            self.issue(Severity.ERROR, "unreadable", too_large(written[:-1]), line, column)
+        return value
+
+    def row(self, parts: list[Part], line: int) -> None:
+        """The rows of a line read cell by cell: a row number, then zero to two cells."""
+        rows: list[tuple[int | None, int, list[tuple[str, int]]]] = []
+        for kind, text, column in parts:
+            if kind == "ROW_NUMBER":
+                rows.append((self.row_number(text, line, column), column + len(text), []))
+            else:
+                rows[-1][2].append((text, column))
+        if len(rows) > 1:
+            self.issue(Severity.WARNING, "rows-on-one-line", "two rows on one line: both read", line, None)
+        for number, end_column, cells in rows:
+            self.place(number, end_column, cells, line)
+
+    def place(self, number: int | None, end_column: int, cells: list[tuple[str, int]], line: int) -> None:
+        """A row's cells to actions: two cells are the left and right player's; a lone cell
+        is the right player's when it stands far from the row number."""
+        actions = self.record.actions
+        if len(cells) == 2:
+            actions.append(self.action(cells[0][0], line, cells[0][1], LEFT, number))
+            actions.append(self.action(cells[1][0], line, cells[1][1], RIGHT, number))
+        elif cells:
+            text, column = cells[0]
+            actions.append(self.action(text, line, column, LEFT if column - end_column <= _LONE_CELL_GAP else RIGHT, number))
+
+    def add(self, item: Any, first_line: int) -> None:
+        """One parsed body line; ``first_line`` is the file line of the text parsed."""
+        if item is None:
+            return
+        if isinstance(item, Token):
+            self.rows_token(item)
+            return
+        kind, relative, parts = item
+        line = first_line + relative - 1
+        if kind == "row":
+            self.row(parts, line)
+        elif kind == "result_line":
+            players = (LEFT, RIGHT) if len(parts) == 2 else (LEFT if parts[0][2] <= _RESULT_INDENT else RIGHT,)
+            for (_, text, column), player in zip(parts, players):
+                self.record.actions.append(self.action(text, line, column, player, None))
+        elif kind == "continuation":
+            self.join_continuation(parts[0][1], line, parts[0][2])
+            previous = self.record.actions[-1]
+            if len(parts) == 2 and isinstance(previous, Roll) and previous.player == LEFT:
+                self.record.actions.append(self.action(parts[1][1], line, parts[1][2], RIGHT, previous.number))
+            elif len(parts) == 2:
+                self.unreadable(line, parts[1][2], parts[1][1], "a cell after a wrapped line that does not continue a left cell")
+        elif kind == "set_position":
+            text, column = parts[0][1].strip(), parts[0][2]
+            self.record.actions.append(SetPosition(None, None, line, column, text, "xg", text.split("=", 1)[1].strip()))
+        elif kind == "comment_line":
+            text, column = parts[0][1].strip(), parts[0][2]
+            self.record.actions.append(Comment(None, None, line, column, text))
+            self.issue(Severity.WARNING, "comment-in-game", "a comment inside a game: kept, not read as a move", line, column)
+
+    def body_line(self, text: str, line: int, indent: int = 0) -> None:
+        """One line parsed alone with the cell-by-cell rules; an unreadable line if it fails.
+        ``indent``: blanks before ``text`` in the file's line."""
+        try:
+            item = parse(" " * indent + text + "\n", "body_line")
+        except UnexpectedInput as exc:
+            message, column = describe_error(exc, " " * indent + text + "\n")
+            self.unreadable(line, column, text.strip(), message)
+            return
+        if isinstance(item, Token):  # a line that only looks like a row
+            self.unreadable(line, 1, text.strip(), "not a row")
+            return
+        self.add(item, line)
+
+    def join_continuation(self, written: str, line: int, column: int) -> None:
+        previous = self.record.actions[-1] if self.record.actions else None
+        if not isinstance(previous, Roll) or previous.note:
+            self.unreadable(line, column, written.strip(), "moves on a line of their own, not after a roll")
+            return
+        joined = f"{previous.text} {written.strip()}"
+        previous.moves = previous.moves + moves_of(written, len(previous.text) + 1)
+        previous.text = joined
+        self.issue(Severity.WARNING, "wrapped-line", "a wrapped line: its moves are joined to the roll above", line, column)
+
+    def unreadable(self, line: int, column: int, text: str, message: str) -> None:
+        self.record.actions.append(Unreadable(None, None, line, column, text))
+        self.issue(Severity.ERROR, "unreadable", message, line, column)
+
+    def game_line(self, parts: list[Part], line: int) -> None:
+        numbers = _NUMBER.findall(parts[0][1])
+        self.record.number = number(numbers[0]) if numbers else None
+        if numbers and self.record.number is None:
+            self.issue(Severity.ERROR, "game-number", too_large(numbers[0]), line, parts[0][2])
+        self.record.note = parts[1][1].strip() if len(parts) > 1 else ""
+
+    def score_line(self, parsed: Line, first_line: int) -> None:
+        kind, relative, parts = parsed
+        record = self.record
+        if kind == "names_line":
+            record.names = (parts[0][1], parts[1][1])
+            return
+        names: list[str] = []
+        scores: list[int | None] = []
+        ratings: list[int | None] = []
+        line = first_line + relative - 1
+        record.score_line = line
+        columns: list[int | None] = []
+        for part_kind, text, column in parts:
+            if part_kind != "SCORE":
+                continue
+            columns.append(column + len(text) - len(text.rpartition(":")[2].lstrip()))
+            name, _, written = text.rpartition(":")
+            name = name.strip()
+            before, comma, after = name.rpartition(",")
+            rating = number(after) if comma else None
+            if rating:  # GridGammon's "name,1712"
+                name = before.strip()
+            score = number(written)
+            if score is None:
+                self.issue(Severity.ERROR, "score-line", too_large(written), line, column + len(text) - len(written))
+            names.append(name)
+            scores.append(score)
+            ratings.append(rating or None)
+        if len(names) == 1:
+            names.append("")
+            scores.append(None)
+            ratings.append(None)
+            self.issue(Severity.ERROR, "score-line", "the score line names one player, not two", line, parts[0][2])
+        record.names, record.scores, record.ratings = (names[0], names[1]), (scores[0], scores[1]), (ratings[0], ratings[1])
+        columns += [None, None]
+        record.score_columns = (columns[0], columns[1])
+        for part_kind, text, column in parts:
+            if part_kind == "TEXT":
+                self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {text.strip()!r}", line, column)
+
+
+def _is_score(item: Any) -> bool:
+    """A score line, not a row that the score terminal happened to read ("1) 52: 13")."""
+    return isinstance(item, tuple) and (item[0] == "names_line" or (item[0] == "score_line" and not ROW_START.match(item[2][0][1])))
+
+
+def read_game(chunk: Chunk, index: int, path: str | None) -> GameRecord:
+    """A game chunk to a GameRecord: one parse, or line by line when that fails."""
+    record = GameRecord(index=index, number=None, line=chunk.line, raw=chunk.raw)
+    builder = GameBuilder(record, chunk, path)
+    try:
+        items = parse(chunk.text, "gam_game" if chunk.kind == "gam" else "game")
+    except UnexpectedInput:
+        items = None
+    if items is not None and chunk.kind == "game" and _is_score(items[1]):
+        builder.game_line(items[0][2], chunk.line)
+        builder.score_line(items[1], chunk.line)
+        body = items[2:]
+    elif items is not None and chunk.kind == "gam":
+        builder.score_line(items[0], chunk.line)
+        body = items[1:]
+    else:
+        _read_lines(builder)
+        return record
+    for item in body:
+        builder.add(item, chunk.line)
+    return record
+
+
+def _read_lines(builder: GameBuilder) -> None:
+    """Line by line: every line that parses is kept, every other is an unreadable line."""
+    numbered = list(enumerate(builder.lines, builder.chunk.line))
+    first_number, first = numbered[0]
+    rest = numbered[1:]
+    if builder.chunk.kind == "game":
+        game_line = _parse_line(first, "game_line")
+        if game_line is not None:
+            builder.game_line(game_line[2], first_number)
+        blanks = 0
+        while blanks < len(rest) and not rest[blanks][1].strip():
+            blanks += 1
+        score = _parse_line(rest[blanks][1], "score_line") if blanks < len(rest) else None
+        if score is not None and _is_score(score):
+            builder.score_line(score, rest[blanks][0])
+            rest = rest[blanks + 1 :]
+        else:
+            where = rest[blanks][0] if blanks < len(rest) else first_number
+            builder.issue(Severity.ERROR, "missing-score-line", "no score line ('Alice : 0   Bob : 0') after the Game line", where, 1)
+    else:
+        names = _parse_line(first, "names_line")
+        if names is not None:
+            builder.score_line(names, first_number)
+    for line_number, text in rest:
+        builder.body_line(text, line_number)
+
+
+def _parse_line(text: str, start: str) -> Line | None:
+    try:
+        parsed: Line = parse(text + "\n", start)
+    except UnexpectedInput:
+        return None
+    return parsed
+
+

@@ -1,0 +1,414 @@
+"""eXtreme Gammon's binary files: ``.xg`` matches and ``.xgp`` positions -> records.
+
+The container: an "RGMH" header (8,232 bytes), a JPEG thumbnail, then a ZLib archive
+(file data, a registry of 532-byte file records, a 36-byte trailer at the very end), each
+file compressed with zlib and checked by its CRC-32. The game file (``temp.xg``) is a run of
+2,560-byte records, little-endian: the match header, then per game a game header, cube
+records, move records and a game end, then a match end. Comments (``temp.xgc``) are RTF
+texts, one a line, which records name by their index. (Facts from the layouts published by
+eXtreme Gammon's author and in xgdatatools; this is bgrecord's own code.)
+
+Records become the actions the replay checks: a move record's dice and moves (points in
+the mover's numbering), a cube record's double and its answer (take, drop, beaver,
+raccoon), a game end's winner and points (a resignation when XG says so). A position file
+is a game holding one set-up of the board (with the dice, when rolled). A location is the
+record's number in the game file (``unit`` "record"), or a byte offset for the container.
+
+What this reader does not check: the rules (the replay does), and XG's analysis (kept out).
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from datetime import datetime, timedelta
+from typing import Iterator
+
+from bgrecord.formats.rtf import rtf_text
+from bgrecord.issues import Severity, format_issue
+from bgrecord.position import BAR, CHECKERS, OFF, Position
+from bgrecord.records import (
+    Action,
+    Comment,
+    CubeAction,
+    GameRecord,
+    MatchRecord,
+    MoveToken,
+    Result,
+    Roll,
+    SetPosition,
+    Tag,
+)
+from bgrecord.source import MAX_BINARY, Input, InputTooLarge
+
+RECORD = 2560
+_HEADER = 8232
+_TRAILER = 36
+_FILE_RECORD = 532
+MATCH, GAME, CUBE, MOVE, GAME_END, MATCH_END = range(6)
+_VARIATIONS = {0: "Backgammon", 1: "NackGammon", 2: "HyperGammon", 3: "LongGammon"}
+_UNLIMITED = 99999  # XG's match length of a money session
+
+
+class XgError(ValueError):
+    """A container or record that does not read; ``offset``: where (bytes), if known."""
+
+    def __init__(self, message: str, offset: int | None = None) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+def archive(data: bytes) -> dict[str, bytes]:
+    """The files of the ZLib archive after the header and thumbnail, by name."""
+    if len(data) < _HEADER or data[:4] != b"RGMH":
+        raise XgError("not an eXtreme Gammon file: no RGMH header", 0)
+    thumbnail_offset, thumbnail_size = struct.unpack_from("<qi", data, 12)
+    start = _HEADER + max(0, thumbnail_offset) + max(0, thumbnail_size)
+    if len(data) < start + _TRAILER:
+        raise XgError("the file ends before its archive", len(data))
+    crc, count, _, registry_size, archive_size, compressed = struct.unpack_from("<6l", data, len(data) - _TRAILER)
+    end = len(data) - _TRAILER
+    registry_start = end - registry_size
+    data_start = registry_start - archive_size
+    if not (start <= data_start <= registry_start <= end) or not 0 < count <= 64:
+        return _bare(data, start)
+    if zlib.crc32(data[data_start:end]) & 0xFFFFFFFF != crc & 0xFFFFFFFF:
+        raise XgError("the archive's CRC does not match its content: the file is damaged", data_start)
+    registry = _inflate(data[registry_start:end], registry_start) if compressed else data[registry_start:end]
+    files: dict[str, bytes] = {}
+    for index in range(count):
+        entry = registry[index * _FILE_RECORD : (index + 1) * _FILE_RECORD]
+        if len(entry) < _FILE_RECORD:
+            raise XgError("the archive's registry is cut short", registry_start)
+        name = entry[1 : 1 + entry[0]].decode("latin-1")
+        size, stored_size, offset, file_crc = struct.unpack_from("<4l", entry, 512)
+        where = data_start + offset
+        if offset < 0 or stored_size < 0 or where + stored_size > registry_start:
+            raise XgError(f"the archive's entry for {name!r} points outside the archive", where)
+        stored = data[where : where + stored_size]
+        content = _inflate(stored, where) if entry[528] == 0 else stored
+        if zlib.crc32(content) & 0xFFFFFFFF != file_crc & 0xFFFFFFFF:
+            raise XgError(f"{name!r} in the archive is damaged (its CRC does not match)", where)
+        files[name] = content
+    return files
+
+
+def _bare(data: bytes, start: int) -> dict[str, bytes]:
+    """Some files hold no archive: the game file follows the header as one zlib stream."""
+    try:
+        game = _inflate(data[start:], start)
+    except XgError:
+        raise XgError("the archive's trailer does not read: the file is damaged or cut short", len(data) - _TRAILER) from None
+    return {"temp.xg": game}
+
+
+def _inflate(stored: bytes, offset: int) -> bytes:
+    inflater = zlib.decompressobj()
+    try:
+        content = inflater.decompress(stored, MAX_BINARY + 1)
+    except zlib.error as exc:
+        raise XgError(f"compressed data that does not inflate ({exc})", offset) from None
+    if len(content) > MAX_BINARY:
+        raise XgError(f"compressed data inflating beyond {MAX_BINARY >> 20} MB", offset)
+    return content
+
+
+def _utf16(record: bytes, offset: int, units: int) -> str:
+    raw = record[offset : offset + 2 * units]
+    end = next((i for i in range(0, len(raw) - 1, 2) if raw[i : i + 2] == b"\0\0"), len(raw) - len(raw) % 2)
+    return raw[:end].decode("utf-16-le", errors="replace")
+
+
+def _short(record: bytes, offset: int, size: int) -> str:
+    """A Delphi short string: a length byte, then ANSI text."""
+    length = min(record[offset], size - 1)
+    return record[offset + 1 : offset + 1 + length].decode("cp1252", errors="replace")
+
+
+def _date(days: float) -> datetime | None:
+    """A Delphi TDateTime (days since 1899-12-30), if it is one."""
+    if not 1.0 < days < 200000.0:
+        return None
+    return datetime(1899, 12, 30) + timedelta(days=days)
+
+
+def board(cells: tuple[int, ...], turn: int) -> Position | None:
+    """An XG board: 26 signed counts seen from XG's first player (our player 0): index 1-24
+    its points, its checkers positive, the other's negative; 25 its bar, 0 the other's bar.
+    None when it is not a position (more than 15 checkers a side)."""
+    first, second = [0] * 26, [0] * 26
+    for index in range(1, 25):
+        count = cells[index]
+        if count > 0:
+            first[index] = count
+        elif count < 0:
+            second[BAR - index] = -count
+    first[BAR], second[BAR] = abs(cells[25]), abs(cells[0])
+    first[OFF], second[OFF] = CHECKERS - sum(first), CHECKERS - sum(second)
+    position = Position((tuple(first), tuple(second)), turn)
+    return position if position.is_valid() else None
+
+
+class _Reader:
+    """The game file's records to a match and its games."""
+
+    def __init__(self, source: Input, files: dict[str, bytes]) -> None:
+        self.source = source
+        self.path = source.name
+        self.data = files.get("temp.xg", b"")
+        self.comments = _comments(files.get("temp.xgc", b""))
+        self.match = MatchRecord(self.path, "xg", "", unit="record")
+        self.version = 0
+        self.game: GameRecord | None = None
+        self.games = 0
+        self.positions_only = True  # no move, cube or result yet: a position file
+
+    def issue(self, severity: Severity, code: str, message: str, record: int | None, game: GameRecord | None = None) -> None:
+        found = format_issue(severity, code, message, record, None).at(path=self.path, unit="record")
+        (game.issues if game is not None else self.match.issues).append(found.at(game=game.index) if game else found)
+
+    def comment(self, index: int, record: int, player: int | None = None) -> Action | None:
+        if 0 <= index < len(self.comments) and self.comments[index]:
+            return Comment(player, None, record, None, self.comments[index])
+        return None
+
+    def read(self) -> Iterator[GameRecord]:
+        data = self.data
+        if len(data) % RECORD:
+            self.issue(Severity.WARNING, "cut-short", f"the game file ends inside a record ({len(data) % RECORD} bytes left over)", len(data) // RECORD + 1)
+        for number in range(1, len(data) // RECORD + 1):
+            record = data[(number - 1) * RECORD : number * RECORD]
+            kind = record[8]
+            if number == 1 and kind != MATCH:
+                self.issue(Severity.ERROR, "unreadable", "the game file does not start with a match header", 1)
+            if kind == MATCH:
+                self.match_header(record, number)
+            elif kind == GAME:
+                if self.game is not None:
+                    yield self.game
+                self.game_header(record, number)
+            elif kind in (CUBE, MOVE, GAME_END):
+                if self.game is None:
+                    self.issue(Severity.ERROR, "unreadable", "a record outside any game", number)
+                    continue
+                (self.cube if kind == CUBE else self.move if kind == MOVE else self.game_end)(record, number)
+            elif kind == MATCH_END:
+                comment = self.comment(struct.unpack_from("<l", self.header_record, 580)[0], number) if self.header_record else None
+                if comment is not None:
+                    self.match.comments.append(comment.text)
+            else:
+                self.issue(Severity.WARNING, "unknown-record", f"a record of unknown type {kind}: skipped", number, self.game)
+        if self.game is not None:
+            yield self.game
+
+    header_record: bytes = b""
+
+    def match_header(self, record: bytes, number: int) -> None:
+        self.header_record = record
+        self.version = struct.unpack_from("<l", record, 552)[0]
+        match = self.match
+        length, variation = struct.unpack_from("<2l", record, 92)
+        crawford, jacoby, beaver, automatic = record[100:104]
+        match.length = 0 if length in (0, _UNLIMITED) else length if 0 < length <= 32767 else None
+        if match.length is None:
+            self.issue(Severity.ERROR, "match-length", f"a match length of {length}: beyond what backgammon can mean", number)
+        names = [_short(record, 9, 41), _short(record, 50, 41)]
+        event, site, round_ = _short(record, 136, 129), _short(record, 283, 129), _short(record, 417, 129)
+        transcriber = ""
+        limit = 0
+        if self.version >= 8:
+            limit = struct.unpack_from("<l", record, 612)[0]
+        if self.version >= 24:
+            names = [_utf16(record, 880, 129) or names[0], _utf16(record, 1138, 129) or names[1]]
+            event = _utf16(record, 622, 129) or event
+            site = _utf16(record, 1396, 129) or site
+            round_ = _utf16(record, 1654, 129) or round_
+        if self.version >= 30:
+            transcriber = _utf16(record, 1960, 129)
+        self.names = (names[0].strip(), names[1].strip())
+        when = _date(struct.unpack_from("<d", record, 128)[0])
+        tags = [("Site", site), ("Event", event), ("Round", round_), ("Player 1", self.names[0]), ("Player 2", self.names[1]),
+                ("EventDate", when.strftime("%Y.%m.%d") if when else ""), ("EventTime", when.strftime("%H.%M") if when else ""),
+                ("Variation", _VARIATIONS.get(variation, "")), ("Crawford", "On" if crawford else "Off"),
+                ("Transcriber", transcriber)]  # fmt: skip
+        if match.length == 0:
+            tags += [("Jacoby", "On" if jacoby else "Off"), ("Beaver", "On" if beaver else "Off")]
+            if automatic:
+                tags.append(("AutoDouble", "On"))
+        if 0 < limit <= 15:
+            tags.append(("CubeLimit", str(1 << limit)))
+        match.tags = [Tag(key, value, number) for key, value in tags if value]
+        comment = self.comment(struct.unpack_from("<l", record, 576)[0], number)
+        if comment is not None:
+            match.comments.append(comment.text)
+
+    names: tuple[str, str] = ("", "")
+
+    def game_header(self, record: bytes, number: int) -> None:
+        self.games += 1
+        first, second = struct.unpack_from("<2l", record, 12)
+        cells = struct.unpack_from("<26b", record, 21)
+        game_number = struct.unpack_from("<l", record, 48)[0]
+        game = self.game = GameRecord(self.games, game_number if 0 < game_number <= 32767 else None, number, self.names)
+        game.scores = (first if 0 <= first <= 32767 else None, second if 0 <= second <= 32767 else None)
+        if record[20]:
+            game.note = "Crawford"
+        if self.version >= 26:
+            automatic = struct.unpack_from("<l", record, 64)[0]
+            if 0 < automatic <= 15:
+                game.initial_cube = 1 << automatic
+        start = board(cells, 0) if any(cells) else None
+        if any(cells) and start != Position.start(turn=0):
+            self.set_up(game, start, number, "initial position", None, None)
+        comment = self.comment(struct.unpack_from("<l", record, 56)[0], number)
+        if comment is not None:
+            game.actions.append(comment)
+
+    def player(self, active: int, record: int) -> int | None:
+        if active in (1, -1):
+            return 0 if active == 1 else 1
+        self.issue(Severity.ERROR, "unreadable", f"an active player of {active}: neither player", record, self.game)
+        return None
+
+    def cube(self, record: bytes, number: int) -> None:
+        game = self.game
+        assert game is not None
+        active, double, take, beaver, raccoon = struct.unpack_from("<5l", record, 12)
+        if double == -2 or double == -1 or double == 0:  # a position, or a decision not to double
+            if double != 0 and self.positions_only:
+                self.position_record(struct.unpack_from("<26b", record, 36), active, None, number)
+            return
+        player = self.player(active, number)
+        if player is None or double != 1:
+            if double != 1:
+                self.issue(Severity.ERROR, "unreadable", f"a cube record with double={double}", number, game)
+            return
+        self.positions_only = False
+        other = 1 - player
+        actions: list[Action] = [CubeAction(player, None, number, None, "Doubles", "double")]
+        answers = {0: (other, "drop", "Drops"), 1: (other, "take", "Takes"), 2: (other, "beaver", "Beavers")}
+        if take in answers:
+            who, kind, text = answers[take]
+            actions.append(CubeAction(who, None, number, None, text, kind))
+        if take == 2:
+            if beaver == 2:
+                actions.append(CubeAction(player, None, number, None, "Raccoons", "raccoon"))
+                if raccoon == 0:
+                    actions.append(CubeAction(other, None, number, None, "Drops", "drop"))
+            elif beaver == 0:
+                actions.append(CubeAction(player, None, number, None, "Drops", "drop"))
+        game.actions += actions
+        if self.version >= 0:
+            comment = self.comment(struct.unpack_from("<l", record, 292)[0], number, player)
+            if comment is not None:
+                game.actions.append(comment)
+
+    def position_record(self, cells: tuple[int, ...], active: int, dice: tuple[int, int] | None, number: int) -> None:
+        """A position file's board: one set-up, with the player on roll and the dice."""
+        game = self.game
+        assert game is not None
+        player = 0 if active == 1 else 1
+        if any(isinstance(action, SetPosition) for action in game.actions):
+            return
+        text = f"{dice[0]}{dice[1]}: " if dice else ""
+        self.set_up(game, board(cells, player), number, text + "position", dice, player)
+
+    def set_up(self, game: GameRecord, position: Position | None, number: int, text: str,
+               dice: tuple[int, int] | None, player: int | None) -> None:
+        if position is None:
+            self.issue(Severity.ERROR, "unreadable", "a board that is not a position (more than 15 checkers a side)", number, game)
+            return
+        turn = position.turn if player is None else player
+        shown = Position(position.sides, turn)
+        game.actions.append(SetPosition(None, None, number, None, f"{text} {shown.id()}", "board", shown.id(), dice, player))
+
+    def move(self, record: bytes, number: int) -> None:
+        game = self.game
+        assert game is not None
+        before = struct.unpack_from("<26b", record, 9)
+        active = struct.unpack_from("<l", record, 64)[0]
+        steps = struct.unpack_from("<8l", record, 68)
+        dice = struct.unpack_from("<2l", record, 100)
+        if not all(1 <= die <= 6 for die in dice):
+            self.issue(Severity.ERROR, "unreadable", f"dice {dice[0]} and {dice[1]}: not two dice", number, game)
+            return
+        if self.positions_only and not any(isinstance(a, (Roll, CubeAction)) for a in game.actions) and steps == (0,) * 8:
+            self.position_record(before, active, (dice[0], dice[1]), number)  # a position file: dice, no play
+            return
+        player = self.player(active, number)
+        if player is None:
+            return
+        self.positions_only = False
+        if self.version >= 24 and record[2528]:  # XG says the position was edited here
+            self.set_up(game, board(before, player), number, "edited position", None, player)
+        if steps == (0,) * 8:  # rolled, then resigned: XG's "????"
+            game.actions.append(Roll(player, None, number, None, f"{dice[0]}{dice[1]}: ????", (dice[0], dice[1]), (), "unplayed"))
+            return
+        tokens: list[MoveToken] = []
+        texts: list[str] = []
+        for source, target in zip(steps[::2], steps[1::2]):
+            if source < 0:
+                break
+            start, end = source + 1, 0 if target < 0 else target + 1
+            if not (1 <= start <= BAR and 0 <= end <= 24):
+                self.issue(Severity.ERROR, "unreadable", f"a move from {source} to {target}: not points of the board", number, game)
+                return
+            text = f"{'bar' if start == BAR else start}/{'off' if end == 0 else end}"
+            tokens.append(MoveToken((start, end), (False, False), 1, text, 0))
+            texts.append(text)
+        text = f"{dice[0]}{dice[1]}: " + (" ".join(texts) if texts else "Cannot Move")
+        game.actions.append(Roll(player, None, number, None, text, (dice[0], dice[1]), tuple(tokens), "" if tokens else "cannot move"))
+        comment = self.comment(struct.unpack_from("<l", record, 2524)[0], number, player)
+        if comment is not None:
+            game.actions.append(comment)
+
+    def game_end(self, record: bytes, number: int) -> None:
+        game = self.game
+        assert game is not None
+        winner, points, termination = struct.unpack_from("<3l", record, 24)
+        player = self.player(winner, number)
+        if player is None:
+            return
+        self.positions_only = False
+        if not 0 < points <= 3 * 32768:
+            self.issue(Severity.ERROR, "unreadable", f"a game won for {points} points", number, game)
+            return
+        resigned = 100 <= termination < 2000
+        text = f"Wins {points} point{'s' if points != 1 else ''}" + (" (resigned)" if resigned else "")
+        game.actions.append(Result(player, None, number, None, text, "win", points, False, resigned))
+        comment = self.comment(struct.unpack_from("<l", record, 60)[0], number)
+        if comment is not None:
+            game.actions.append(comment)
+
+
+def _comments(data: bytes) -> list[str]:
+    """The texts of ``temp.xgc``: one RTF text a line (its own line breaks as bytes 1, 2)."""
+    if not data:
+        return []
+    return [rtf_text(line.replace(b"\x01\x02", b"\n").decode("cp1252", errors="replace")) for line in data.split(b"\r\n")]
+
+
+def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
+    """The match of an .xg file, game by game, or the position of an .xgp file."""
+    try:
+        files = archive(source.read_bytes())
+    except (XgError, InputTooLarge) as exc:
+        match = MatchRecord(source.name, "xg", "", unit="byte")
+        offset = exc.offset if isinstance(exc, XgError) else None
+        match.issues.append(format_issue(Severity.ERROR, "unreadable", str(exc), offset, None).at(path=source.name, unit="byte"))
+        yield match, None
+        return
+    reader = _Reader(source, files)
+    if "temp.xg" not in files or len(reader.data) < RECORD:
+        what = "an eXtreme Gammon file with no match or position (analysis only)"
+        match = MatchRecord(source.name, "xg", "", unit="byte")
+        match.issues.append(format_issue(Severity.ERROR, "unsupported-format", f"{what}: not read", None, None).at(path=source.name))
+        yield match, None
+        return
+    games = list(reader.read())  # the file is in memory already (bounded): so are its records
+    if reader.positions_only and games:
+        reader.match.format = "xgp"
+    for game in games:
+        yield reader.match, game
+    if not games:
+        yield reader.match, None

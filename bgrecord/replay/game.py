@@ -1,0 +1,247 @@
+"""One game replayed: every action of a :class:`GameRecord` in order, through the rules.
+
+Turns (a dance is a turn; a turn left out of the record is accepted only when the player on
+roll could play no roll at all: closed out), dice and plays (resolved from the notation by
+:mod:`bgrecord.resolve`), hit marks, set-ups, and the end of the game. The cube
+(:mod:`bgrecord.replay.cube`) and the result lines (:mod:`bgrecord.replay.results`) are
+parts of it. What it does not know: the match around the game (the score and the Crawford
+game come from :mod:`bgrecord.replay.match`).
+
+No cascades: after an error that leaves the game's course unknown (an illegal play, a turn
+out of order), the rest of the game is not checked, and an info issue says so.
+"""
+
+from __future__ import annotations
+
+from bgrecord.issues import Issue, Severity
+from bgrecord.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
+from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
+from bgrecord.replay.cube import Cube
+from bgrecord.replay.results import Claims, outcome_result
+from bgrecord.replay.setup import read_setup
+from bgrecord.replay.state import GameReplay, GameResult, Step
+from bgrecord.resolve import Resolution, marked_hits, resolve
+from bgrecord.rules import RuleSet
+
+ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+
+
+class Stop(Exception):
+    """An error after which the game's course is unknown: stop checking it."""
+
+
+class GameReplayer:
+    def __init__(self, match: MatchRecord, game: GameRecord, rules: RuleSet, out: GameReplay, marks: bool, keep_steps: bool) -> None:
+        self.match, self.game, self.rules, self.out = match, game, rules, out
+        self.keep_steps = keep_steps
+        self.length = match.length or 0
+        self.marks = marks  # the file writes hit marks: check them
+        self.position: Position | None = None
+        self.turn: int | None = None  # whose turn it is (None before the opening roll)
+        self.unplayed: Roll | None = None  # dice without a play: a resignation must follow
+        self.rolls = [0, 0]
+        self.result: GameResult | None = None
+        self.inferred: set[str] = set()
+        self.before: tuple[int, int | None, int | None] = (1, None, None)  # cube, owner, offer before the action
+        self.cube = Cube(self)
+        self.claims = Claims(self)
+
+    # --- reporting ---
+
+    def issue(self, severity: Severity, category: str, code: str, message: str, action: Action | None) -> None:
+        self.out.issues.append(
+            Issue(
+                severity, category, code, message, self.match.path,
+                action.line if action else self.game.line, action.column if action else None,
+                self.game.index, action.number if action else None, action.text if action else "", self.match.unit,
+            )
+        )  # fmt: skip
+
+    def stop(self, category: str, code: str, message: str, action: Action) -> None:
+        self.issue(Severity.ERROR, category, code, message, action)
+        raise Stop
+
+    def name(self, player: int) -> str:
+        return self.game.names[player] or ("the left player", "the right player")[player]
+
+    def infer(self, rule: str, message: str, action: Action | None) -> None:
+        """A rule no tag gave, told by the record itself: say so once per game."""
+        if rule not in self.inferred:
+            self.inferred.add(rule)
+            self.issue(Severity.INFO, "rules", f"inferred-{rule}", message, action)
+
+    def step(self, action: Action, kind: str, before: Position | None, dice: tuple[int, int] | None = None, play: LegalPlay | None = None) -> None:
+        if not self.keep_steps:
+            return
+        cube, owner, offered = self.before
+        self.out.steps.append(Step(action, kind, action.player, before, self.position, dice, play, cube, owner, self.out.score, offered))
+
+    # --- the match around the game ---
+
+    def needed(self, player: int) -> int | None:
+        """The points ``player`` needs to win the match; None in money play."""
+        return self.length - self.out.score[player] if self.length else None
+
+    def trailing(self, player: int) -> bool:
+        return self.out.score[player] < self.out.score[1 - player]
+
+    def jacoby_unknown(self, result: GameResult) -> bool:
+        """A money gammon with the cube unturned, and no tag saying whether Jacoby applies."""
+        return (self.length == 0 and not self.rules.given("jacoby") and result.ended_by == "bearoff"
+                and result.kind > 1 and not self.cube.turned and not self.cube.automatic)  # fmt: skip
+
+    def jacoby_single(self) -> bool:
+        """The Jacoby rule: a gammon counts single while the cube is unturned (an automatic
+        double turns it)."""
+        return self.length == 0 and self.rules.jacoby and not self.cube.turned and not self.cube.automatic
+
+    # --- the game ---
+
+    def run(self) -> None:
+        action: Action | None = None
+        try:
+            for action in self.game.actions:
+                self.act(action)
+        except Stop:
+            self.out.checked = False
+            self.issue(Severity.INFO, "structure", "not-checked", "the rest of this game is not checked", action)
+        self.finish()
+
+    def act(self, action: Action) -> None:
+        if self.keep_steps:
+            self.before = (self.cube.value, self.cube.owner, self.cube.offered)
+        if isinstance(action, Comment):
+            return
+        if isinstance(action, Unreadable):
+            raise Stop  # the reader has reported it
+        if (self.result is not None or self.unplayed is not None) and not isinstance(action, Result):
+            if self.result is not None:
+                what = f"{action.text!r}" if action.text else type(action).__name__
+                self.stop("structure", "after-game-end", f"{what} after the game ended", action)
+            bare = self.unplayed
+            assert bare is not None
+            where = self.position.id() if self.position else "?"
+            self.stop("move", "roll-without-play", f"dice without a play, though a play was possible (position {where}); only a resignation may follow", bare)
+        if isinstance(action, Roll):
+            self.roll(action)
+        elif isinstance(action, CubeAction):
+            self.cube.act(action)
+        elif isinstance(action, Result):
+            self.claims.act(action)
+        elif isinstance(action, SetPosition):
+            self.set_position(action)
+
+    def expect_turn(self, action: Action, player: int | None) -> int:
+        if player is None:
+            self.stop("structure", "no-player", "whose action this is cannot be told", action)
+        assert player is not None
+        if self.turn is not None and player != self.turn:
+            if not self.closed_out(self.turn):
+                self.stop("structure", "turn-order", f"it is {self.name(self.turn)}'s turn, not {self.name(player)}'s", action)
+            self.issue(Severity.INFO, "move", "closed-out", f"{self.name(self.turn)} is closed out: the turn the record leaves out is a dance", action)
+            self.rolls[self.turn] += 1
+            self.turn = player
+        return player
+
+    def closed_out(self, player: int) -> bool:
+        """Whether ``player``, on roll, could play no roll at all (on the bar against a
+        closed board)."""
+        if self.position is None:
+            return False
+        position = Position(self.position.sides, player)
+        return not any(position.can_play(dice) for dice in ROLLS)
+
+    def roll(self, action: Roll) -> None:
+        cube = self.cube
+        if cube.offer is not None:
+            kind, _, _ = cube.offer
+            if kind == "double" or action.player != self.turn:
+                self.stop("cube", "double-unanswered", "a roll while a double awaits its answer", action)
+            cube.accept()  # after a beaver or a raccoon, the doubler's roll accepts it
+        player = action.player
+        if player is None or player != self.turn:
+            player = self.expect_turn(action, player)
+        first, second = action.dice
+        if not (1 <= first <= 6 and 1 <= second <= 6):
+            self.stop("move", "bad-dice", f"dice {first}{second} are not two dice from 1 to 6", action)
+        if self.turn is None:  # the opening roll
+            if first == second and not self.rules.opening_double:
+                self.stop("move", "opening-double", "the opening roll cannot be a double", action)
+            if self.position is None:
+                self.position = Position.start(self.rules.variant, player)
+        before = self.position
+        assert before is not None
+        if before.turn != player:
+            before = Position(before.sides, player)
+        self.rolls[player] += 1
+        if action.moves:
+            resolution = resolve(before, action.dice, action.moves)
+            play = resolution.play
+            if play is None:
+                self.illegal(action, before, resolution)
+                return
+            if resolution.ambiguous:
+                self.issue(Severity.WARNING, "move", "ambiguous-move", "the notation fits several plays; the first is taken", action)
+            if self.marks:
+                self.check_marks(action, play)
+        else:
+            dice = Dice(first, second)
+            can_move = before.can_play(dice)
+            if action.note == "cannot move" and can_move:
+                example = before.legal_plays(dice)[0]
+                self.stop("move", "could-move", f"'Cannot Move', but {example} is legal (position {before.id()}, dice {dice})", action)
+            if can_move:  # bare dice or '???': rolled, then resigned; the next action must say so
+                self.unplayed = action
+                self.step(action, "move", before, action.dice, None)
+                self.turn = player
+                return
+            play = LegalPlay(Play(), before.swap_turn(), ())
+        after = self.position = play.position
+        if self.keep_steps:
+            self.step(action, "move", before, action.dice, play)
+        self.turn = 1 - player
+        if after.sides[0][0] == CHECKERS or after.sides[1][0] == CHECKERS:  # all borne off: the game is over
+            outcome = after.outcome(self.rules.backgammon_despite_borne_off)
+            assert outcome is not None
+            self.end(outcome_result(outcome, self.cube.value, self.jacoby_single()))
+
+    def illegal(self, action: Roll, before: Position, resolution: Resolution) -> None:
+        error = resolution.error
+        code = error.reason.code if error else Illegal.WRONG_DISTANCE.code
+        hints = " or ".join(str(h) for h in resolution.hints)
+        message = (error.message if error else "not a legal play") + f" (position {before.id()}, dice {Dice(*action.dice)})"
+        self.stop("move", code, message + (f"; did you mean {hints}?" if hints else ""), action)
+
+    def check_marks(self, action: Roll, play: LegalPlay) -> None:
+        marks = marked_hits(action.moves)
+        if not marks and True not in play.hits:  # no mark and no hit: the usual case
+            return
+        made = play.hit_points()
+        if marks != made:
+            detail = "hits on " + ", ".join(map(str, sorted(made))) if made else "no hit"
+            self.issue(Severity.WARNING, "move", "hit-mark", f"the hit marks disagree with the play, which makes {detail}", action)
+
+    def set_position(self, action: SetPosition) -> None:
+        setup = read_setup(action, self.position)
+        if setup is None:
+            self.stop("structure", "set-position", f"a position set-up that cannot be read: {action.setup[:80]!r}", action)
+        assert setup is not None
+        before = self.position
+        self.position = setup
+        if action.on_roll is not None:
+            self.turn = action.on_roll  # a position file: its player on roll acts next
+        elif self.rolls == [0, 0]:
+            self.turn = None  # a set-up before the first roll: the next roll is the opening
+        elif action.player is not None:
+            self.turn = 1 - action.player
+        self.step(action, "setup", before)
+
+    def end(self, result: GameResult) -> None:
+        self.result = result
+
+    def finish(self) -> None:
+        out = self.out
+        out.cube, out.cube_owner = self.cube.value, self.cube.owner
+        out.result = self.result
+        if out.checked and self.result is not None:
+            self.claims.check(self.result)

@@ -1,0 +1,214 @@
+"""A match replayed game by game: the score, the Crawford game, and what the record says of
+them.
+
+The score is carried from the record: each game's score line is checked against the score
+line before it plus that game's result (as replayed, else as the record claims it); a
+disagreement is one error at the score line, and from there the record's own score is
+carried on, so that one wrong line costs one error. A gap in the game numbers is one warning
+(the games left out explain the score), a score at or above the match length an error, a
+game after the match was won an error, and a match that stops short of the length a notice.
+In money play a score line of 0 : 0 is not checked (writers put it on every line); other
+score lines are the session's running totals, checked like a match's.
+
+Games are given one at a time (:meth:`MatchReplayer.feed`), so a match is replayed in the
+memory of one game; each game's replay comes out when the next game (or the end) shows
+whether it was left without an end.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from bgrecord.issues import Issue, Severity
+from bgrecord.records import GameRecord, MatchRecord, Result, Roll
+from bgrecord.replay.game import GameReplayer
+from bgrecord.replay.state import GameReplay
+from bgrecord.rules import RuleSet, rules_for
+
+
+class MatchReplayer:
+    def __init__(self, match: MatchRecord, rules: RuleSet | None = None, steps: bool = True) -> None:
+        self.match = match
+        self.rules = rules or rules_for(match)
+        self.steps = steps
+        self.length = match.length or 0
+        self.after: dict[str, int] | None = None  # the score after the last game, by name
+        self.previous: GameRecord | None = None
+        self.held: GameReplay | None = None
+        self.crawford_done = False
+        self.match_over = False
+        self.marks_seen = False
+
+    def issue(self, out: GameReplay, severity: Severity, category: str, code: str, message: str,
+              line: int | None = None, column: int | None = None) -> None:
+        game = out.game
+        out.issues.append(Issue(severity, category, code, message, self.match.path, line if line is not None else game.line,
+                                column, game=game.index, unit=self.match.unit))  # fmt: skip
+
+    def feed(self, game: GameRecord) -> Iterator[GameReplay]:
+        """Replay ``game``; yields the game before it, now that its end can be judged."""
+        if self.held is not None:
+            held = self.held
+            if held.result is None and held.checked and _claimed(held) is None:
+                self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
+            yield held
+        score, crawford, post, unknown = self.score(game)
+        out = GameReplay(game, score, crawford, post, crawford_unknown=unknown)
+        self.check_score(out)
+        if game.number is not None:
+            self.check_number(out)
+        marks = self.marks_seen or _marked(game)
+        self.marks_seen = marks
+        GameReplayer(self.match, game, self.rules, out, marks, self.steps).run()
+        self.settle(out)
+        self.previous = game
+        self.held = out
+
+    def finish(self) -> Iterator[GameReplay]:
+        """The last game, with the notice of a match (or game) left unfinished."""
+        held = self.held
+        if held is None:
+            return
+        standing = f"{held.score[0]}-{held.score[1]}" if self.after is None else "-".join(str(self.after.get(k, 0)) for k in _keys(held.game))
+        if held.result is None and held.checked and _claimed(held) is None:
+            where = f" (the match stands at {standing} of {self.length})" if self.length else ""
+            self.issue(held, Severity.INFO, "structure", "unfinished-game", f"the last game is unfinished{where}")
+        elif self.length and not self.match_over and (held.result is not None and held.checked or _claimed(held)):
+            self.issue(held, Severity.INFO, "structure", "match-unfinished", f"match unfinished at {standing} of {self.length}")
+        self.held = None
+        yield held
+
+    # --- the score before each game ---
+
+    def score(self, game: GameRecord) -> tuple[tuple[int, int], bool, bool, bool]:
+        """The score before ``game`` (carried from the record) and its Crawford flags:
+        (score, Crawford game, post-Crawford, Crawford unknown)."""
+        written = game.scores if None not in game.scores else None
+        expected = self.expected(game)
+        if written is None:
+            score = expected or (0, 0)
+        elif self.length and any(value >= self.length for value in written):  # type: ignore[operator]
+            score = expected or (min(int(written[0] or 0), self.length - 1), min(int(written[1] or 0), self.length - 1))
+        else:
+            score = (int(written[0]), int(written[1]))  # type: ignore[arg-type]
+        if not self.length:
+            return score, False, False, False
+        crawford, post = self.crawford_flags(score)
+        unknown = False
+        if self.previous is None and score != (0, 0) and crawford:
+            unknown = True  # a record that starts here cannot tell whether the Crawford game was played
+        elif expected is not None and expected != score and self.crawford_flags(expected) != (crawford, post):
+            unknown = True  # the record's score and the replay's disagree on it
+        if crawford or unknown and self.crawford_flags(expected or score)[0]:
+            self.crawford_done = True
+        if unknown:
+            return score, False, False, True
+        return score, crawford, post, False
+
+    def crawford_flags(self, score: tuple[int, int]) -> tuple[bool, bool]:
+        """(Crawford game, post-Crawford game) for a game starting at ``score``."""
+        one_away = [self.length - value == 1 for value in score]
+        if sum(one_away) == 1 and not self.crawford_done:
+            return True, False
+        return False, any(one_away) and self.crawford_done
+
+    def expected(self, game: GameRecord) -> tuple[int, int] | None:
+        """The score the game before leads to, in ``game``'s columns; None for the first game,
+        or players the record has not named before."""
+        after, keys = self.after, _keys(game)
+        if after is None or not set(keys) <= set(after):
+            return None
+        return after[keys[0]], after[keys[1]]
+
+    def check_score(self, out: GameReplay) -> None:
+        game = out.game
+        if self.previous is None and None in game.scores or not self.length and game.scores in ((0, 0), (None, None)):
+            return  # money play has no match score: writers put 0 : 0, or the session's totals
+        if self.match_over:
+            winner = max(self.after or {}, key=lambda key: (self.after or {})[key], default="")
+            shown = f" by {winner}" if winner and not winner.startswith("\x00") else ""
+            self.issue(out, Severity.ERROR, "structure", "after-match", f"a game after the match was won{shown}")
+            self.match_over = False  # carry on from the record: one error, not one a game
+            return
+        written = game.scores
+        if None in written:
+            return
+        line = game.score_line if game.score_line is not None else game.line + 1
+        beyond = [side for side in (0, 1) if self.length and written[side] >= self.length]  # type: ignore[operator]
+        if beyond:
+            side = beyond[0]
+            self.issue(out, Severity.ERROR, "score", "score-beyond-length",
+                       f"a score of {written[side]} in a {self.length} point match: the match would be over",
+                       line, game.score_columns[side])  # fmt: skip
+            return
+        expected = self.expected(game)
+        if expected is None or tuple(written) == expected or self.gap(game):
+            return
+        side = 0 if written[0] != expected[0] else 1
+        names = game.names
+        self.issue(out, Severity.ERROR, "score", "header-score",
+                   f"the score before this game is {names[0] or 'left'} {expected[0]}, {names[1] or 'right'} {expected[1]}"
+                   f" (the game before and its result), not {written[0]}-{written[1]}; the record's score is carried on",
+                   line, game.score_columns[side])  # fmt: skip
+
+    def gap(self, game: GameRecord) -> bool:
+        previous = self.previous
+        return bool(previous and previous.number is not None and game.number is not None and game.number > previous.number + 1)
+
+    def check_number(self, out: GameReplay) -> None:
+        game, previous = out.game, self.previous
+        if previous is None or previous.number is None or game.number is None:
+            return
+        if game.number > previous.number + 1:
+            first, last = previous.number + 1, game.number - 1
+            missing = f"game {first} is" if first == last else f"games {first} to {last} are"
+            self.issue(out, Severity.WARNING, "structure", "missing-games", f"{missing} missing from the record (Game {game.number} follows Game {previous.number})")
+        elif game.number <= previous.number:
+            self.issue(out, Severity.WARNING, "structure", "game-number", f"Game {game.number} follows Game {previous.number}")
+
+    # --- the score after each game ---
+
+    def settle(self, out: GameReplay) -> None:
+        """The score after ``out``: its score plus its result (as replayed, else as claimed)."""
+        keys = _keys(out.game)
+        after = {keys[0]: out.score[0], keys[1]: out.score[1]}
+        winner: str | None
+        if out.result is not None and out.checked:
+            winner, points = keys[out.result.winner], out.result.points
+        else:
+            claimed = _claimed(out)
+            winner, points = (keys[claimed[0]], claimed[1]) if claimed is not None else (None, 0)
+        if winner is not None:
+            after[winner] = after.get(winner, 0) + points
+            if self.length and after[winner] >= self.length:
+                self.match_over = True
+        self.after = after
+
+
+def _keys(game: GameRecord) -> tuple[str, str]:
+    """Who is who from game to game: the players' names (columns may swap between games),
+    or the columns when the names do not tell the players apart."""
+    names = game.names
+    return names if names[0] != names[1] else ("\x00left", "\x00right")
+
+
+def _claimed(out: GameReplay) -> tuple[int, int] | None:
+    """The winner and points the record claims, when the replay could not tell."""
+    for action in out.game.actions:
+        if isinstance(action, Result) and action.kind == "win" and action.player is not None and action.points is not None:
+            return action.player, action.points
+    return None
+
+
+def _marked(game: GameRecord) -> bool:
+    """Whether the game writes hit marks (then they are checked)."""
+    return any(isinstance(a, Roll) and "*" in a.text and any(True in t.hits for t in a.moves) for a in game.actions)
+
+
+def replay(match: MatchRecord, rules: RuleSet | None = None, steps: bool = True) -> Iterator[GameReplay]:
+    """Each game of ``match`` replayed, in order. ``steps=False`` keeps only issues and
+    results (validation needs no steps)."""
+    replayer = MatchReplayer(match, rules, steps)
+    for game in match.games:
+        yield from replayer.feed(game)
+    yield from replayer.finish()

@@ -1,0 +1,137 @@
+"""How a game ends, and whether the record says so rightly: resignations and the result
+lines (``Wins N points``, ``Losses``, SGF's ``RE``) checked against the replay.
+
+A result line before the game's natural end is a resignation: its points must be 1, 2 or 3
+times the cube (a single game, a gammon, a backgammon), unless it wins the match with more
+than was needed (a forfeit: a warning), or the game had no play at all (nothing to check it
+against). A resignation offer (``resign``, with its level where the record gives it) ends the
+game when the other player accepts it. Part of the game replay (:mod:`bgrecord.replay.game`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bgrecord.issues import Severity
+from bgrecord.position import Outcome
+from bgrecord.records import CubeAction, Result, Roll
+from bgrecord.replay.state import KINDS, GameResult
+
+if TYPE_CHECKING:
+    from bgrecord.replay.game import GameReplayer
+
+
+def outcome_result(outcome: Outcome, cube: int, jacoby_single: bool) -> GameResult:
+    kind = 1 if jacoby_single else outcome.kind
+    return GameResult(outcome.winner, kind * cube, outcome.kind, "bearoff")
+
+
+class Claims:
+    """The result lines of one game, and the resignations they stand for."""
+
+    def __init__(self, game: GameReplayer) -> None:
+        self.game = game
+        self.lines: list[Result] = []
+        self.offer: tuple[int, int | None] | None = None  # a resignation offered: (who, level)
+
+    def act(self, action: Result) -> None:
+        game = self.game
+        if action.kind == "resign":  # "Resigns": the Wins line that follows gives the points
+            if action.player is not None and action.points is not None and game.result is None:
+                self.offer = (action.player, action.points)
+            game.step(action, "resign", game.position)
+            return
+        if action.kind in ("accept", "reject"):
+            self.answer(action)
+            return
+        self.lines.append(action)
+        if game.result is None:
+            if action.kind == "loss":
+                return  # the Wins line that follows says how the game ended
+            self.resign(action)
+        game.step(action, "win" if action.kind == "win" else "loss", game.position)
+
+    def answer(self, action: Result) -> None:
+        """The answer to a resignation offer (SGF's ``accept`` and ``reject``)."""
+        game = self.game
+        if self.offer is None or action.player is None or action.player == self.offer[0]:
+            game.stop("result", "answer-without-resign", f"{action.text!r} answers no resignation", action)
+        assert self.offer is not None and action.player is not None
+        resigner, level = self.offer
+        self.offer = None
+        game.step(action, "accept-resign" if action.kind == "accept" else "reject-resign", game.position)
+        if action.kind == "accept" and game.result is None:
+            cube = game.cube.value
+            if level is not None and level in (1, 2, 3):
+                game.end(GameResult(1 - resigner, level * cube, level, "resign"))
+            elif level is not None:  # points rather than a level
+                self.resign(Result(1 - resigner, None, action.line, action.column, action.text, "win", level))
+
+    def resign(self, action: Result) -> None:
+        """A Wins line before the game ended: a resignation."""
+        game = self.game
+        cube = game.cube
+        winner = action.player
+        if winner is None:
+            game.stop("structure", "no-player", "whose win this is cannot be told", action)
+        assert winner is not None
+        if cube.offer is not None and cube.offer[0] != "double":
+            cube.accept()  # a beaver or raccoon stands until the game ends
+        if cube.offer is not None:
+            game.stop("cube", "double-unanswered", "the game ends while a double awaits its answer", action)
+        points = action.points or 0
+        if not any(isinstance(a, (Roll, CubeAction)) for a in game.game.actions):
+            game.issue(Severity.INFO, "result", "no-play", f"a game with no play: its {points} point{'s' if points != 1 else ''} are taken as written", action)
+            game.end(GameResult(winner, points, 1, "resign"))
+            return
+        levels = [level for level in (1, 2, 3) if points == level * cube.value]
+        if not levels:
+            starts = [points // level for level in (1, 2, 3) if points % level == 0]
+            if any(cube.automatic_start(start, action) for start in starts if start > 1):
+                levels = [points // cube.value]
+        needed = game.needed(winner)
+        if not levels and needed is not None and points >= needed:  # the match's last points
+            levels = [level for level in (1, 2, 3) if level * cube.value >= needed][:1] if points == needed else []
+            if not levels:
+                game.issue(Severity.WARNING, "result", "forfeit", f"a forfeit: {game.name(winner)} is given {points} points (the match needed {needed})", action)
+                levels = [3]
+        if not levels:
+            game.stop("result", "resign-points", f"{points} points is no resignation with the cube at {cube.value} (1, 2 or 3 times the cube)", action)
+        game.end(GameResult(winner, points, levels[0], "resign"))
+
+    def fair(self, points: int, needed: int | None) -> set[int]:
+        """What a Wins line may say for ``points``: the points, or for the game that wins the
+        match the points capped at what was needed or at the match length (Galaxy)."""
+        if needed is None or points < needed:
+            return {points}
+        return {points, needed, min(points, self.game.length)}
+
+    def check(self, result: GameResult) -> None:
+        """The result lines against the game's result."""
+        game = self.game
+        wins = [c for c in self.lines if c.kind == "win"]
+        if not wins:
+            last = game.game.actions[-1] if game.game.actions else None
+            game.issue(Severity.WARNING, "result", "no-result-line", f"no 'Wins' line; {game.name(result.winner)} wins {result.points}", last)
+        needed = game.needed(result.winner)
+        for claim in self.lines:
+            if claim.kind == "win" and claim.player != result.winner:
+                game.issue(Severity.ERROR, "result", "result-winner", f"{game.name(result.winner)} won this game, not {game.name(claim.player or 0)}", claim)
+            elif claim.kind == "loss" and claim.player == result.winner:
+                # a Losses line without a row number is placed by its indent alone
+                severity = Severity.ERROR if claim.number is not None else Severity.WARNING
+                game.issue(severity, "result", "losses-side", f"the 'Losses' line stands on the side of {game.name(result.winner)}, who won", claim)
+            elif result.ended_by == "bearoff" and claim.points and claim.points % result.kind == 0 and game.cube.automatic_start(claim.points // result.kind, claim):
+                result.points = claim.points
+            elif game.jacoby_unknown(result) and claim.points in (game.cube.value, result.kind * game.cube.value):
+                on = claim.points == game.cube.value
+                game.infer("jacoby", f"a {KINDS[result.kind]} with the cube unturned counted {claim.points}: the session is read as played {'with' if on else 'without'} the Jacoby rule", claim)
+            elif claim.points not in self.fair(result.points, needed):
+                self.wrong_points(result, claim)
+
+    def wrong_points(self, result: GameResult, claim: Result) -> None:
+        game = self.game
+        cube = game.cube.value
+        how = {"bearoff": f"a {KINDS[result.kind]} with the cube at {cube}" + (" (Jacoby: counts single)" if game.jacoby_single() and result.kind > 1 else ""),
+               "drop": f"a dropped double (the cube was at {result.points})", "resign": "the resignation"}[result.ended_by]  # fmt: skip
+        game.issue(Severity.ERROR, "result", "result-points", f"{result.points} point{'s' if result.points != 1 else ''} for {how}, not {claim.points}", claim)
