@@ -1,5 +1,5 @@
 """``python -m bgrecord``: the same as the ``bgrecord`` command."""
 
-from bgrecord.cli import main
+from bgrecord.cli import entry
 
-main()
+entry()

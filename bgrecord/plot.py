@@ -8,18 +8,27 @@ import io
 from html import escape
 from pathlib import Path
 
+from bgrecord.outputs import write_output
 from bgrecord.stats import Tables
 
 
-def report(tables: Tables, path: str | Path) -> None:
-    """Write the summary as a PNG, or as a self-contained HTML page (the picture inline)."""
+def available() -> None:
+    """Raise ``ImportError`` with the extra to install when matplotlib is missing (checked
+    before any table is written)."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib  # noqa: F401
     except ImportError:
         raise ImportError("plots need matplotlib: pip install 'bgrecord[plot]'") from None
+
+
+def report(tables: Tables, path: str | Path) -> None:
+    """Write the summary as a PNG, or as a self-contained HTML page (the picture inline),
+    through a temporary file renamed into place."""
+    available()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
     players, dice = tables.players(), tables.dice()
     figure, axes = plt.subplots(2, 2, figsize=(12, 8))
     kinds = {
@@ -44,19 +53,17 @@ def report(tables: Tables, path: str | Path) -> None:
         p_value = overall["p_faces"].iloc[0]
         axes[1][1].set_title(f"Dice faces (chi-square p = {p_value:.3g})")
     figure.tight_layout()
-    target = Path(path)
-    if target.suffix.lower() == ".png":
-        figure.savefig(target, dpi=100)
-    else:
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=100)
-        picture = base64.b64encode(buffer.getvalue()).decode("ascii")
-        table = dice[["player", "rolls", "doubles_rate", "p_faces", "p_doubles"]].to_html(index=False, na_rep="")
-        target.write_text(
-            "<!doctype html><meta charset='utf-8'><title>bgrecord statistics</title>"
-            f"<h1>{escape(str(len(players)))} players</h1>"
-            f"<img alt='results by kind, cube values, gammon rates, dice faces against fair dice' src='data:image/png;base64,{picture}'>"
-            f"<h2>Dice</h2>{table}",
-            encoding="utf-8",
-        )
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100)
     plt.close(figure)
+    if Path(path).suffix.lower() == ".png":
+        write_output(path, buffer.getvalue())
+        return
+    picture = base64.b64encode(buffer.getvalue()).decode("ascii")
+    table = dice[["player", "rolls", "doubles_rate", "p_faces", "p_doubles"]].to_html(index=False, na_rep="")
+    write_output(path,
+        "<!doctype html><meta charset='utf-8'><title>bgrecord statistics</title>"
+        f"<h1>{escape(str(len(players)))} players</h1>"
+        f"<img alt='results by kind, cube values, gammon rates, dice faces against fair dice' src='data:image/png;base64,{picture}'>"
+        f"<h2>Dice</h2>{table}",
+    )  # fmt: skip

@@ -19,10 +19,11 @@ from typing import Any, Iterable, Iterator
 import pandas as pd
 
 from bgrecord.issues import Severity
-from bgrecord.reader import iter_matches, match_files
+from bgrecord.reader import match_files
 from bgrecord.records import Result
-from bgrecord.replay import GameReplay, replay
-from bgrecord.rules import rules_for
+from bgrecord.replay import GameReplay
+from bgrecord.source import Input
+from bgrecord.validate import guarded, replayed
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]
@@ -42,16 +43,52 @@ GAME_COLUMNS: dict[str, str] = {
 }  # fmt: skip
 
 
-def game_rows(path: str | Path, rules: str | None = None) -> list[dict[str, Any]]:
-    """The rows of every game of the file at ``path``, in order."""
-    data = Path(path).read_bytes()  # read once: for the key and for the reader
-    key = hashlib.sha256(data).hexdigest()[:16]  # a stable key of the file's content
+def content_key(source: Input) -> str:
+    """A stable key of a file's content (its bytes, not its name)."""
+    digest = hashlib.sha256()
+    with source.open() as stream:
+        while block := stream.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+def game_rows(path: str | Path | Input, rules: str | None = None) -> list[dict[str, Any]]:
+    """The rows of every game of the file at ``path``, in order (the file is read and
+    replayed game by game)."""
+    source = path if isinstance(path, Input) else Input.of(Path(path))
+    name = source.name or "<stdin>"
+    key = content_key(source)
     rows = []
-    for number, match in enumerate(iter_matches(data, str(path)), 1):
-        reader_issues = Counter((i.game, i.severity) for i in match.all_issues())
-        for replayed in replay(match, rules_for(match, rules)):
-            rows.append(_row(str(path), key, number, match.length, match.variant, replayed, reader_issues))
+    number = 0
+    current = None
+    for match, game, out in replayed(source, rules, steps=True):
+        if match is not current:
+            current, number = match, number + 1
+        if out is not None:
+            reader = Counter((game.index if game else None, i.severity) for i in out.game.issues)
+            rows.append(_row(name, key, number, match.length, match.variant, out, reader))
     return rows
+
+
+@dataclass(slots=True)
+class FileRows:
+    """The rows of a file, or why there are none (an I/O failure, or bgrecord's own)."""
+
+    path: str
+    rows: list[dict[str, Any]]
+    problem: str | None = None
+    internal: bool = False
+
+
+def file_rows(path: str | Path | Input, rules: str | None = None) -> FileRows:
+    """:func:`game_rows`, with a failure on one file reported, never raised."""
+    name = path.name if isinstance(path, Input) else str(path)
+    name = name or "<stdin>"
+    try:
+        return guarded(name, lambda: FileRows(name, game_rows(path, rules)),
+                       lambda issue: FileRows(name, [], issue.message, internal=True))  # fmt: skip
+    except OSError as exc:
+        return FileRows(name, [], f"cannot read: {exc.strerror or exc}")
 
 
 def _row(path: str, key: str, number: int, length: int | None, variant: str, g: GameReplay, reader: Counter[Any]) -> dict[str, Any]:

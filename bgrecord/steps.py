@@ -14,10 +14,11 @@ from typing import Any, Iterator
 from bgrecord.ids import MatchState
 from bgrecord.issues import Issue
 from bgrecord.position import BAR, OFF, LegalPlay, Position
-from bgrecord.reader import iter_matches
-from bgrecord.replay import KINDS, GameReplay, GameResult, Step, replay
+from bgrecord.replay import KINDS, GameReplay, GameResult, Step
 from bgrecord.rules import rules_for
-from bgrecord.writers import ids_json, play_text, step_state
+from bgrecord.source import Input
+from bgrecord.validate import replayed
+from bgrecord.writers import ids_json, play_text, step_ogids, step_state
 
 ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win")
 
@@ -45,6 +46,7 @@ class StepRecord:
     play: str | None
     position: Position | None
     match_state: MatchState
+    ogid: str | None
     cube: int
     cube_owner: int | None
     score: tuple[int, int]
@@ -63,7 +65,7 @@ class StepRecord:
         return {
             "game": self.game, "move": self.move, "line": self.line, "player": self.player, "name": self.name,
             "action": self.action, "dice": list(self.dice) if self.dice else None, "play": self.play,
-            **ids_json(position, self.match_state), "pips": list(position.pips()) if position else None, "cube": self.cube, "cube_owner": self.cube_owner,
+            **ids_json(position, self.match_state, self.ogid), "pips": list(position.pips()) if position else None, "cube": self.cube, "cube_owner": self.cube_owner,
             "score": list(self.score),
         }  # fmt: skip
 
@@ -97,23 +99,31 @@ def words(step: Step, name: str, opponent: str, result: GameResult | None = None
     return f"{name}: {step.action.text.strip()}"
 
 
-def step_records(path: str | Path, game: int | None = None, rules: str | None = None) -> Iterator[StepRecord]:
-    """The records of every game of the file (or of game number ``game``, 1-based in the file)."""
+def step_records(path: str | Path | Input, game: int | None = None, rules: str | None = None,
+                 issues: list[Issue] | None = None) -> Iterator[StepRecord]:
+    """The records of every game of the file (or of game number ``game``, 1-based in the
+    file), as the file is read and replayed. ``issues``, when given, receives every issue of
+    the file (the reader's and the replay's), to judge the whole record by."""
     number = 0
-    for match in iter_matches(path):
+    seen: list[Issue] = issues if issues is not None else []
+    for match, record, out in replayed(path, rules, steps=True):
+        if out is None:
+            if record is None:
+                seen.extend(match.issues)
+            continue
+        number += 1
+        seen.extend(out.game.issues)
+        seen.extend(out.issues)
+        if game is not None and number != game:
+            continue
         ruleset = rules_for(match, rules)
-        reader_issues = match.all_issues()
-        for replayed in replay(match, ruleset):
-            number += 1
-            if game is not None and number != game:
-                continue
-            issues = reader_issues + replayed.issues
-            yield from _game_records(number, match.length or 0, replayed, ruleset.jacoby, issues, match)
+        here = match.issues + out.game.issues + out.issues
+        yield from _game_records(number, match.length or 0, out, ruleset.jacoby, here, match)
 
 
 def _game_records(number: int, length: int, replayed: GameReplay, jacoby: bool, issues: list[Issue], match: Any) -> Iterator[StepRecord]:
     names = (replayed.game.names[0] or "left", replayed.game.names[1] or "right")
-    for step in replayed.steps:
+    for step, ogid in zip(replayed.steps, step_ogids(replayed, length)):
         if step.kind not in ACTIONS or step.player is None:
             continue
         position, state = step_state(step, replayed, match, jacoby)
@@ -122,6 +132,6 @@ def _game_records(number: int, length: int, replayed: GameReplay, jacoby: bool, 
         yield StepRecord(
             number, step.action.number, step.action.line, player, names, step.kind, step.dice,
             notation(step.play) if step.play is not None else ("" if step.kind == "move" else None),
-            position, state, step.cube, step.cube_owner, step.score, words(step, names[player], names[1 - player], replayed.result),
+            position, state, ogid, step.cube, step.cube_owner, step.score, words(step, names[player], names[1 - player], replayed.result),
             step.after, step.play, here,
         )

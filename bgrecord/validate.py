@@ -1,21 +1,27 @@
 """Validation of whole files: what the reader could not read and what the replay found wrong.
 
-``validate_file(path)`` reads every match of a file, replays each game and returns a
-:class:`FileReport`: the number of games and every issue, in file order. It is what
-``bgrecord validate`` runs, in worker processes when asked (reports come back in the order
-of the files, so the output does not depend on the number of workers).
+``validate_file(path)`` reads a file game by game, replays each game as it comes (memory
+holds one game at a time, however large the file) and returns a :class:`FileReport`: the
+number of games and every issue, in file order. A failure of bgrecord itself on one file is
+an ``internal`` issue on that file, never an exception: one bad file does not stop a run.
+It is what ``bgrecord validate`` runs, in worker processes when asked.
 """
 
 from __future__ import annotations
 
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator, TypeVar
 
 from bgrecord.issues import Issue, Severity
-from bgrecord.reader import iter_matches
-from bgrecord.replay import replay
+from bgrecord.reader import iter_games
+from bgrecord.records import GameRecord, MatchRecord
+from bgrecord.replay import GameReplay, MatchReplayer
 from bgrecord.rules import rules_for
+from bgrecord.source import Input
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -28,24 +34,164 @@ class FileReport:
     def count(self, severity: Severity) -> int:
         return sum(issue.severity is severity for issue in self.issues)
 
+    @property
+    def internal(self) -> bool:
+        return any(issue.code == "internal" for issue in self.issues)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "games": self.games,
             "issues": [issue.to_json() for issue in self.issues],
+            **({"failure": self.failure} if self.failure else {}),
         }
 
 
-def validate_file(path: str | Path, rules: str | None = None) -> FileReport:
-    """Read and replay every match of ``path``; ``rules`` as for ``--rules``."""
-    report = FileReport(str(path))
+def internal_issue(path: str, exc: BaseException) -> Issue:
+    """bgrecord's own failure on a file, as an issue on that file (with where it happened)."""
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+    message = (f"bgrecord failed on this file ({type(exc).__name__}: {str(exc)[:200]}{at}); this is a bug in bgrecord: "
+               "please report it, with the file")  # fmt: skip
+    return Issue(Severity.ERROR, "internal", "internal", message, path)
+
+
+def replayed(source: Input | str | Path, rules: str | None = None, steps: bool = False) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
+    """Each game of a file with its replay, as the file is read: (match, game, replay) for
+    every game, and (match, None, None) once when a match ends (its issues are then all
+    known). A match's replays come one game late: a game's end is judged when the next
+    game (or the end of the match) is seen."""
+    current: MatchRecord | None = None
+    replayer: MatchReplayer | None = None
+    for match, game in iter_games(source):
+        if match is not current:
+            if current is not None and replayer is not None:
+                for out in replayer.finish():
+                    yield current, out.game, out
+                yield current, None, None
+            current, replayer = match, MatchReplayer(match, rules_for(match, rules), steps)
+        if game is not None and replayer is not None:
+            for out in replayer.feed(game):
+                yield match, out.game, out
+    if current is not None and replayer is not None:
+        for out in replayer.finish():
+            yield current, out.game, out
+        yield current, None, None
+
+
+def guarded(path: str, work: Callable[[], T], on_failure: Callable[[Issue], T]) -> T:
+    """``work()``, or ``on_failure`` of an ``internal`` issue when bgrecord fails on the file."""
     try:
-        matches = iter_matches(path)
-        for match in matches:
-            report.issues.extend(match.all_issues())
-            for game in replay(match, rules_for(match, rules), steps=False):
+        return work()
+    except (OSError, KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of ours on one file is reported on that file
+        return on_failure(internal_issue(path, exc))
+
+
+def validate_file(path: str | Path | Input, rules: str | None = None) -> FileReport:
+    """Read and replay every match of ``path``; ``rules`` as for ``--rules``."""
+    name = path.name if isinstance(path, Input) else str(path)
+    report = FileReport(name or "<stdin>")
+
+    def work() -> FileReport:
+        for match, game, out in replayed(path, rules):
+            if out is not None:
                 report.games += 1
+                report.issues.extend(out.game.issues)
+                report.issues.extend(out.issues)
+            elif game is None:
+                report.issues.extend(match.issues)
+        return report
+
+    def failed(issue: Issue) -> FileReport:
+        report.issues.append(issue)
+        return report
+
+    try:
+        guarded(report.path, work, failed)
+    except OSError as exc:
+        report.failure = f"cannot read: {exc.strerror or exc}"
+    report.issues.sort(key=lambda issue: (issue.line or 0, issue.column or 0))
+    return report
+
+
+@dataclass(slots=True)
+class ReadReport:
+    """What the reader alone makes of a file: each match in a line, and the reader's issues."""
+
+    path: str
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+    failure: str | None = None
+
+    @property
+    def errors(self) -> int:
+        return sum(issue.severity is Severity.ERROR for issue in self.issues)
+
+    @property
+    def internal(self) -> bool:
+        return any(issue.code == "internal" for issue in self.issues)
+
+    def lines(self) -> list[str]:
+        found = []
+        for match in self.matches:
+            length = match["length"]
+            kind = "money play" if length == 0 else f"{length} point match" if length else "no match length"
+            players = " vs ".join(name or "(no name)" for name in match["players"])
+            games, actions = len(match["games"]), sum(game["actions"] for game in match["games"])
+            encoding = f" ({match['encoding']})" if match["encoding"] else ""
+            found.append(f"{self.path}: {match['format']}{encoding}, {kind}, {players}, {_plural(games, 'game')}, {_plural(actions, 'action')}")
+        return found + [f"  {issue}" for issue in self.issues]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "matches": self.matches, "issues": [issue.to_json() for issue in self.issues],
+                **({"failure": self.failure} if self.failure else {})}  # fmt: skip
+
+
+def _plural(number: int, word: str) -> str:
+    return f"{number:,} {word}" if number == 1 else f"{number:,} {word}s"
+
+
+def _close(report: ReadReport, match: MatchRecord, entry: dict[str, Any]) -> None:
+    """A match read to its end: what only the end tells (its format, tags, players)."""
+    report.issues.extend(match.issues)
+    entry.update(format=match.format, length=match.length, tags={tag.key: tag.value for tag in match.tags})
+    first, second = match.tag("Player 1"), match.tag("Player 2")
+    if first is not None and second is not None or not entry["players"]:
+        entry["players"] = [first or "", second or ""]
+
+
+def read_file(path: str | Path | Input, name: str | None = None) -> ReadReport:
+    """Read ``path`` game by game (nothing replayed) and say what was read."""
+    report = ReadReport(name or (path.name if isinstance(path, Input) else str(path)) or "<stdin>")
+
+    def work() -> ReadReport:
+        current: MatchRecord | None = None
+        entry: dict[str, Any] = {}
+        for match, game in iter_games(path):
+            if match is not current:
+                if current is not None:
+                    _close(report, current, entry)
+                current = match
+                entry = {"format": match.format, "encoding": match.encoding, "length": match.length, "players": [], "tags": {}, "games": []}
+                report.matches.append(entry)
+            if game is not None:
                 report.issues.extend(game.issues)
+                if not entry["games"]:
+                    entry["players"] = list(game.names)
+                entry["games"].append({"index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
+                                       "scores": list(game.scores), "actions": len(game.actions)})  # fmt: skip
+        if current is not None:
+            _close(report, current, entry)
+        return report
+
+    def failed(issue: Issue) -> ReadReport:
+        report.issues.append(issue)
+        return report
+
+    try:
+        guarded(report.path, work, failed)
     except OSError as exc:
         report.failure = f"cannot read: {exc.strerror or exc}"
     report.issues.sort(key=lambda issue: (issue.line or 0, issue.column or 0))

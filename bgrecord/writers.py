@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from bgrecord import __version__
 from bgrecord.ids import XGID, GameState, MatchState, xg_position_text
+from bgrecord.ogid import OGID
 from bgrecord.position import BAR, OFF, LegalPlay, Position
 from bgrecord.records import Action, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition, Unreadable
 from bgrecord.replay import GameReplay, Step
@@ -28,12 +29,45 @@ def play_text(play: LegalPlay, point: Callable[[int], str] = str) -> str:
     return " ".join(f"{point(m.source)}/{point(m.target)}{'*' if hit else ''}" for m, hit in moves)
 
 
-def ids_json(position: Position | None, state: MatchState) -> dict[str, str | None]:
-    """The gnubg Position ID, Match ID and XGID of a step, as the JSON outputs give them."""
+def ids_json(position: Position | None, state: MatchState, ogid: str | None = None) -> dict[str, str | None]:
+    """The gnubg Position ID, Match ID, XGID and OGID of a step, as the JSON outputs give them."""
     return {
         "position_id": position.id() if position else None, "match_id": state.id(),
-        "xgid": str(XGID.from_gnubg(position, state)) if position else None,
+        "xgid": str(XGID.from_gnubg(position, state)) if position else None, "ogid": ogid,
     }  # fmt: skip
+
+
+def step_ogids(replayed: GameReplay, length: int) -> list[str | None]:
+    """The OGID of the state before each step of a game (None for a board set-up): the state
+    of the game as OpenGammon and OGXM say it (opening, rolled, cube offered, taken, passed)
+    and the plays made so far."""
+    found: list[str | None] = []
+    plays = 0  # dice plays so far in the game
+    after = "C"  # the state the last step left
+    cube_action = "N"  # T after a take, until the next play; P after a pass
+    for step in replayed.steps:
+        actor = step.player if step.player is not None else 0
+        position = step.before if step.kind in ("move", "setup") else step.after
+        if position is None or step.kind == "setup":
+            found.append(None)
+            continue
+        dice, state, action = (0, 0), after, cube_action
+        if step.kind == "move" and step.dice is not None:
+            dice, state = (step.dice[0], step.dice[1]), "R" if plays else "IB"
+        elif step.kind in ("take", "drop", "beaver", "raccoon"):
+            state, action = "D", "O"
+        text = OGID(Position(position.sides, actor), step.cube, step.cube_owner, action, dice, state, step.score, length,
+                    replayed.crawford, replayed.post_crawford, plays)  # fmt: skip
+        found.append(str(text))
+        if step.kind == "move" and step.dice is not None:
+            plays, after, cube_action = plays + 1, "C", "N"
+        elif step.kind == "double":
+            after = "D"
+        elif step.kind in ("take", "beaver", "raccoon"):
+            after, cube_action = "A", "T"
+        elif step.kind == "drop":
+            after, cube_action = "G", "P"
+    return found
 
 
 def _cell(step: Step | None, action: Action) -> str:
@@ -242,12 +276,12 @@ def write_json(match: MatchRecord, games: list[GameReplay], jacoby: bool = False
         game = replayed.game
         result = replayed.result
         steps = []
-        for step in replayed.steps:
+        for step, ogid in zip(replayed.steps, step_ogids(replayed, match.length or 0)):
             position, state = step_state(step, replayed, match, jacoby)
             steps.append({
                 "line": step.action.line, "move": step.action.number, "player": step.player, "action": step.kind,
                 "text": step.action.text, "dice": list(step.dice) if step.dice else None,
-                "play": play_text(step.play) if step.play is not None else None, **ids_json(position, state),
+                "play": play_text(step.play) if step.play is not None else None, **ids_json(position, state, ogid),
                 "cube": step.cube, "cube_owner": step.cube_owner, "score": list(step.score),
             })  # fmt: skip
         document["games"].append({

@@ -104,14 +104,14 @@ def test_read_bad_file_exits_one_with_located_errors(tmp_path: Path) -> None:
 
 def test_read_usage_and_io_errors_exit_two(tmp_path: Path) -> None:
     code, out = run("read", str(tmp_path / "missing.mat"))
-    assert code == 2 and "does not exist" in out
+    assert code == 2 and "missing.mat: no such file or folder" in out
     locked = tmp_path / "locked.mat"
     locked.write_text(" 1 point match\n")
     locked.chmod(0)
     if os.access(locked, os.R_OK):  # root reads anything: nothing to test here
         return
     code, out = run("read", str(locked))
-    assert code == 1 and "cannot read" in out
+    assert code == 2 and "cannot read" in out
 
 
 BROKEN = (
@@ -180,11 +180,12 @@ def test_default_jobs_start_workers_only_for_large_inputs(monkeypatch: pytest.Mo
 
 
 def test_default_jobs_give_the_same_output_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bgrecord import cli
+    from bgrecord.cli import common
+    from bgrecord.reader import match_files
 
-    monkeypatch.setattr(cli, "_BYTES_PER_WORKER", 1)  # the samples then fill every core's worker
+    monkeypatch.setattr(common, "_BYTES_PER_WORKER", 1)  # the samples then fill every core's worker
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    assert cli.worker_count(0, [str(path) for path in cli.match_files([SAMPLES])]) == 2
+    assert common.worker_count(0, [str(path) for path in match_files([SAMPLES])]) == 2
     assert run("validate", "--format", "json", str(SAMPLES)) == run("validate", "--format", "json", "--jobs", "1", str(SAMPLES))
 
 

@@ -33,7 +33,9 @@ def test_a_bad_move_costs_one_error_and_the_rest_is_read() -> None:
     assert str(match.all_issues()[0]).startswith("bad.mat:6:16: error[unreadable] cannot read '13/x9'")
     assert match.all_issues()[0].excerpt == "2) 64: 24/18 13/x9              53: 13/8 13/10"
     actions = match.games[0].actions
-    assert [type(a).__name__ for a in actions] == ["Roll", "Roll", "Unreadable", "Roll", "CubeAction"]
+    # one unreadable cell costs one error: the other cell of its line is read
+    assert [type(a).__name__ for a in actions] == ["Roll", "Roll", "Unreadable", "Roll", "Roll", "CubeAction"]
+    assert actions[3].text == "53: 13/8 13/10" and actions[3].player == 1
     assert isinstance(actions[2], Unreadable) and actions[2].line == 6
 
 

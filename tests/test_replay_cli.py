@@ -48,8 +48,9 @@ def test_jsonl_schema() -> None:
     lines = [json.loads(line) for line in result.output.splitlines()]
     assert result.exit_code == 0 and len(lines) == 13
     first = lines[0]
-    assert set(first) == {"game", "move", "line", "player", "name", "action", "dice", "play", "position_id", "match_id",
-                          "xgid", "pips", "cube", "cube_owner", "score"}  # fmt: skip
+    assert set(first) == {"path", "game", "move", "line", "player", "name", "action", "dice", "play", "position_id", "match_id",
+                          "xgid", "ogid", "pips", "cube", "cube_owner", "score"}  # fmt: skip
+    assert first["ogid"] == "11ccccchhhjjjjj:66666888dddddoo:N0N:14:B:IB:0:0:5:0" and first["path"] == str(XG)
     assert (first["position_id"], first["play"], first["pips"], first["name"]) == ("4HPwATDgc/ABMA", "24/23 13/9", [167, 167], "Jake Jacobs")
     assert [line["action"] for line in lines].count("double") == 2 and lines[-1]["action"] == "win"
     assert lines[3]["play"] == "bar/23 23/21* 6/4 6/4" and lines[4]["play"] == ""  # a hit from the bar; a dance

@@ -34,6 +34,13 @@ from bgrecord.records import (
 
 ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a row: "12)"
 _NUMBER = re.compile(r"[0-9]+")
+_GLUED = re.compile(r"\*[0-9bBoO]")
+_WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
+# Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
+_CELL_START = re.compile(
+    r"(?<![^ \t])(?:[0-9][0-9][ \t]*:|(?i:(?:re)?doubles?|takes?|accepts?|drops?|rejects?|pass(?:es)?|refuses?|beavers?"
+    r"|raccoons?|wins|loses|losses|resign))"
+)
 
 
 class Chunk(NamedTuple):
@@ -77,6 +84,10 @@ class GameBuilder:
     def action(self, text: str, line: int, column: int, player: int | None, number: int | None) -> Action:
         meaning = cell_meaning(text)
         what = meaning[0]
+        if "*" in text and _GLUED.search(text):
+            self.issue(Severity.INFO, "glued-hit-mark", "a hit mark with no space after it: read as the end of a move", line, column)
+        elif what == "result" and _WINS_WINS.search(text):
+            self.issue(Severity.INFO, "result-spelling", "'and wins the match': read as 'and the match'", line, column)
         if what == "bad":
             self.issue(Severity.ERROR, "unreadable", meaning[1], line, column)
             return Unreadable(player, number, line, column, text)
@@ -158,6 +169,11 @@ class GameBuilder:
             players = (LEFT, RIGHT) if len(parts) == 2 else (LEFT if parts[0][2] <= _RESULT_INDENT else RIGHT,)
             for (_, text, column), player in zip(parts, players):
                 self.record.actions.append(self.action(text, line, column, player, None))
+        elif kind == "answer_line":  # "Drops   Wins 1 point" without its row number
+            answerer = LEFT if parts[0][2] <= _RESULT_INDENT else RIGHT
+            self.issue(Severity.INFO, "row-without-number", "the answer to a double without its row number: read by its cells", line, parts[0][2])
+            for (_, text, column), player in zip(parts, (answerer, 1 - answerer)):
+                self.record.actions.append(self.action(text, line, column, player, None))
         elif kind == "continuation":
             self.join_continuation(parts[0][1], line, parts[0][2])
             previous = self.record.actions[-1]
@@ -179,13 +195,41 @@ class GameBuilder:
         try:
             item = parse(" " * indent + text + "\n", "body_line")
         except UnexpectedInput as exc:
-            message, column = describe_error(exc, " " * indent + text + "\n")
-            self.unreadable(line, column, text.strip(), message)
+            if not self.cells_alone(text, line, indent):
+                message, column = describe_error(exc, " " * indent + text + "\n")
+                self.unreadable(line, column, text.strip(), message)
             return
         if isinstance(item, Token):  # a line that only looks like a row
             self.unreadable(line, 1, text.strip(), "not a row")
             return
         self.add(item, line)
+
+    def cells_alone(self, text: str, line: int, indent: int) -> bool:
+        """A row that does not read whole, read cell by cell: one unreadable cell costs one
+        error, and the other cell of its line is read. False when the line is not a row of
+        two cells."""
+        row = ROW_START.match(text)
+        if row is None:
+            return False
+        starts = [found.start() for found in _CELL_START.finditer(text, row.end())]
+        if len(starts) != 2:
+            return False
+        number = self.row_number(row.group(1) + ")", line, indent + row.start(1) + 1)
+        for player, (start, end) in enumerate(zip(starts, starts[1:] + [len(text)])):
+            cell = text[start:end].rstrip()
+            column = indent + start + 1
+            found = self.grammar.row.fullmatch(f"1) {cell}\n")
+            if found is not None and found.group("first") and not found.group("second"):
+                self.record.actions.append(self.action(cell, line, column, player, number))
+                continue
+            alone = " " * max(0, column - 4) + "1) " + cell + "\n"  # the cell at its own column
+            try:
+                parse(alone, "body_line")
+                message, where = f"cannot read {cell!r}", column
+            except UnexpectedInput as exc:
+                message, where = describe_error(exc, alone)
+            self.unreadable(line, where, cell, message)
+        return True
 
     def join_continuation(self, written: str, line: int, column: int) -> None:
         previous = self.record.actions[-1] if self.record.actions else None

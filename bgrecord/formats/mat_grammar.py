@@ -24,7 +24,7 @@ _RESULTS = {"WINS": "win", "LOSSES": "loss", "RESIGN": "resign"}
 _CELL_TERMINALS = ["ROW_NUMBER", "ROLL", *_CUBES, *_RESULTS]
 _NUMBER = re.compile(r"[0-9]+")
 _NOTE = re.compile(r"(?i)cannot|can't|\?|illegal")
-_WORD = re.compile(r"[^ \t,]+")
+_WORD = re.compile(r"(?:[^ \t,*]|\*(?![0-9bBoO]))+\*?")  # a move; a hit mark may be glued to the next
 
 Part = tuple[str, str, int]
 """A labelled piece of a line: (terminal name, text, column)."""
@@ -46,7 +46,7 @@ def _line(kind: str, items: Sequence[Token | tuple[str, str, int, int]]) -> Line
     return (kind, line or 1, parts)
 
 
-_LINES = {"row", "result_line", "continuation", "set_position", "comment_line", "tag_lines", "match_line", "text_line",
+_LINES = {"row", "result_line", "answer_line", "continuation", "set_position", "comment_line", "tag_lines", "match_line", "text_line",
           "game_line", "score_line", "names_line"}  # fmt: skip
 
 
@@ -64,7 +64,7 @@ class MatTransformer(Transformer[Token, Any]):
         token = items[0]  # a tuple, not the token itself: Lark would splice the token away
         return (token.type, str(token), token.column or 1, token.line or 1)
 
-    roll = cube = win = loss = resign = cell
+    roll = cube = win = loss = resign = answer = cell
 
     def blank_line(self, items: list[Token]) -> None:
         return None

@@ -106,13 +106,16 @@ class _Reader:
             return
         names = (str(self.doc.get("player_white") or ""), str(self.doc.get("player_black") or ""))
         start = self.doc.get("score_start")
+        if start is None and "white_score_start" in self.doc:  # the codec's projection names them apart
+            start = [self.doc.get("white_score_start", 0), self.doc.get("black_score_start", 0)]
         for index, data in enumerate(self.doc.get("games") or [], 1):
             if isinstance(data, dict):
                 yield self.game(index, data, names, start if index == 1 and isinstance(start, list) else None)
 
     def game(self, index: int, data: dict[str, Any], names: tuple[str, str], start: list[Any] | None) -> GameRecord:
         game = GameRecord(index, index, 1, names)
-        game.scores = (int(start[0]), int(start[1])) if start and len(start) == 2 else ((0, 0) if index == 1 else (None, None))
+        valid = start and len(start) == 2 and all(isinstance(v, int) and 0 <= v <= 32767 for v in start)
+        game.scores = (int(start[0]), int(start[1])) if valid else ((0, 0) if index == 1 else (None, None))  # type: ignore[index]
         if data.get("is_crawford"):
             game.note = "Crawford"
         cube = data.get("initial_cube_value", 1)
@@ -286,12 +289,24 @@ def document(match: MatchRecord, games: list[Any]) -> dict[str, Any]:
         doc["score_start"] = list(games[0].score)
     for replayed in games:
         doc["games"].append(_game(replayed))
+        if _starts_nackgammon(replayed):
+            doc["variant"] = "nackgammon"  # DailyGammon's way: a set-up of the Nackgammon start
     return doc
+
+
+def _starts_nackgammon(replayed: Any) -> bool:
+    from bgrecord.position import Position, Variant
+
+    first = replayed.steps[0] if replayed.steps else None
+    return bool(first and first.kind == "setup" and first.after is not None
+                and first.after.sides == Position.start(Variant.NACKGAMMON).sides)  # fmt: skip
 
 
 def _game(replayed: Any) -> dict[str, Any]:
     plies: list[dict[str, Any]] = []
-    for step in replayed.steps:
+    for number, step in enumerate(replayed.steps):
+        if step.kind == "setup" and number == 0 and _starts_nackgammon(replayed):
+            continue  # written as the match's variant
         if step.player is None and step.kind != "win":
             if step.kind == "setup":
                 raise OgxmWriteError(f"game {replayed.game.index}: a board set up by hand, which bgrecord does not write to OGXM")

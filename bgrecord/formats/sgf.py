@@ -4,7 +4,9 @@ Parsed with ``grammars/sgf.lark``. White (``W``, ``PW``) is player 0, the left c
 .mat file; Black is player 1. The main line of each game tree is read; variations, analysis
 (``A``, ``DA``, ``LU``...), marks and comments are kept only in the raw text. A beaver is
 written as a second ``double`` (by the doubled player, before any take): it is read as a
-beaver, a third as a raccoon. A resignation has no node: it is read from ``RE[W+2R]``.
+beaver, a third as a raccoon. A resignation has no node in GNU Backgammon's SGF: it is read
+from ``RE[W+2R]``; Gibbon (libgsgf) writes ``B[resign:2]`` (an offer, by level) and the
+other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``.
 
 Does not check: whether moves are legal, whether scores add up (the replay's work).
 """
@@ -30,7 +32,8 @@ _READ = _SETUP | _ROOT | {"W", "B"}
 _VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
-_RESULT = re.compile(r"([WB])\+([0-9]+)(R?)$", re.I)
+_RESULT = re.compile(r"([WB])\+([0-9]+)(R|Resign)?$", re.I)
+_RESIGN = re.compile(r"resign(?::([0-9]{1,6}))?$", re.I)
 _MOVE = re.compile(r"([1-6])([1-6])((?:[a-z]{2}){0,4})$")
 
 
@@ -292,6 +295,12 @@ def _action(prop: Property, player: int, doubles: int, game: GameRecord, path: s
         return CubeAction(player, None, line, column, text, kind), doubles + 1
     if word in ("take", "drop"):
         return CubeAction(player, None, line, column, text, word), 0
+    resign = _RESIGN.match(word)
+    if resign:  # Gibbon/libgsgf: an offer to resign (N: the level, 1-3, or the points), its answer below
+        level = number(resign.group(1)) if resign.group(1) else None
+        return Result(player, None, line, column, text, "resign", level), doubles
+    if word in ("accept", "reject"):
+        return Result(player, None, line, column, text, word), doubles
     found = _MOVE.match(value)
     if not found:
         game.issues.append(

@@ -1,0 +1,66 @@
+"""The ``bgrecord`` command: a thin click layer over the library, one module per group of
+commands (:mod:`~bgrecord.cli.common` holds what they share)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+
+import click
+
+from bgrecord import __version__
+from bgrecord.cli.board import board, demo
+from bgrecord.cli.check import read, validate
+from bgrecord.cli.common import worker_count
+from bgrecord.cli.converting import convert
+from bgrecord.cli.replaying import replay_command
+from bgrecord.cli.tables import stats
+
+
+# A fixed width keeps --help identical everywhere, so docs/cli.md can be checked against it.
+@click.group(name="bgrecord", context_settings={"help_option_names": ["-h", "--help"], "terminal_width": 100, "max_content_width": 100})
+@click.version_option(__version__, prog_name="bgrecord")
+def main() -> None:
+    """Read, re-validate, replay and mine backgammon match records."""
+
+
+for command in (board, convert, demo, read, replay_command, stats, validate):
+    main.add_command(command)
+
+
+def entry() -> None:
+    """The console script: ``main`` with no traceback when standard output is closed or full
+    (exit status 2 and one line on standard error)."""
+    try:
+        main(standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(130)
+    except OSError as exc:
+        _stdout_gone(exc)
+    except Exception as exc:  # noqa: BLE001 - the last guard: a bug, told in one line
+        click.echo(f"bgrecord: internal error ({type(exc).__name__}: {exc}); this is a bug in bgrecord: please report it", err=True)
+        sys.exit(2)
+    sys.exit(0)
+
+
+def _stdout_gone(exc: OSError) -> None:
+    """Standard output closed (a pipe whose reader stopped) or full: stop quietly, or in one line."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+    if exc.errno == errno.EPIPE:
+        sys.exit(141 - 128)  # the reader has gone: nothing more to say
+    click.echo(f"bgrecord: cannot write to standard output: {exc.strerror or exc}", err=True)
+    sys.exit(2)
+
+
+__all__ = ["entry", "main", "worker_count"]

@@ -1,0 +1,98 @@
+"""``bgrecord board`` and ``bgrecord demo``: positions and the rules core, without files."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import click
+
+from bgrecord.board import ascii_board
+from bgrecord.cli.common import count
+from bgrecord.ids import XGID, MatchState
+from bgrecord.position import Dice, Position
+
+_KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+_NAMES = ("O", "X")
+
+
+def _parse_dice(text: str) -> Dice:
+    if not re.fullmatch(r"[1-6]{2}", text):
+        raise click.BadParameter(f"dice are two digits from 1 to 6, like 31, not {text!r}")
+    return Dice(int(text[0]), int(text[1]))
+
+
+def parse_identifier(text: str, turn: int | None) -> tuple[Position, MatchState | None]:
+    """A Position ID, a gnubg ID (``PositionID:MatchID``), an XGID or an OGID."""
+    from bgrecord.ogid import OGID, looks_like_ogid
+
+    try:
+        if looks_like_ogid(text):
+            ogid = OGID.parse(text)
+            state = MatchState(cube=ogid.cube, cube_owner=ogid.cube_owner, player=ogid.position.turn, crawford=ogid.crawford,
+                               turn=ogid.position.turn, doubled=ogid.cube_action == "O", dice=ogid.dice, length=ogid.length,
+                               score=ogid.score)  # fmt: skip
+            return ogid.position, state
+        if text.upper().startswith("XGID=") or text.count(":") >= 9:
+            xgid = XGID.parse(text)
+            return xgid.position, xgid.match
+        if ":" in text:
+            position_id, match_id = text.split(":", 1)
+            match = MatchState.from_id(match_id)
+            return Position.from_id(position_id, match.player if turn is None else turn), match
+        return Position.from_id(text, turn or 0), None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="IDENTIFIER") from None
+
+
+@click.command()
+@click.argument("identifier")
+@click.option("--dice", help="A roll such as 31: also list the legal plays for it.")
+@click.option("--turn", type=click.IntRange(0, 1), help="Player on roll (0 = O, 1 = X) for a bare Position ID.")
+def board(identifier: str, dice: str | None, turn: int | None) -> None:
+    """Draw the board of a Position ID, a gnubg ID, an XGID or an OGID.
+
+    \b
+    Examples:
+      bgrecord board 4HPwATDgc/ABMA --dice 31
+      bgrecord board 4HPwATDgc/ABMA:cAkAAAAAAAAE
+      bgrecord board 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10'
+      bgrecord board 11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0
+    """
+    position, match = parse_identifier(identifier, turn)
+    click.echo(ascii_board(position, match), nl=False)
+    outcome = position.outcome()
+    if outcome:
+        click.echo(f"Game over: {_NAMES[outcome.winner]} has won {_KINDS[outcome.kind]}.")
+    elif dice:
+        roll = _parse_dice(dice)
+        plays = position.legal_plays(roll)
+        if not plays[0].play:
+            click.echo(f"{_NAMES[position.turn]} cannot move with {roll}.")
+        else:
+            click.echo(f"{count(len(plays), 'legal play')} for {_NAMES[position.turn]} with {roll}:")
+            for number, legal in enumerate(plays, 1):
+                click.echo(f"{number:4}. {legal}")
+
+
+@click.command()
+@click.option("--seed", default=1, show_default=True, help="Seed of the random game.")
+@click.option("--boards/--no-boards", default=False, show_default=True, help="Draw the board after every turn.")
+def demo(seed: int, boards: bool) -> None:
+    """Replay a built-in sample: a random legal game played by the rules core."""
+    from bgrecord.demo import random_game
+
+    rng = random.Random(seed)
+    position = None
+    for number, turn in enumerate(random_game(rng), 1):
+        name = _NAMES[turn.position.turn]
+        play = str(turn.chosen) or "cannot move"
+        click.echo(f"{number:4}) {name} rolls {turn.dice}: {play}")
+        position = turn.chosen.position
+        if boards:
+            click.echo(ascii_board(position))
+    assert position is not None
+    click.echo(ascii_board(position), nl=False)
+    outcome = position.outcome()
+    if outcome:
+        click.echo(f"{_NAMES[outcome.winner]} wins {_KINDS[outcome.kind]} ({count(outcome.kind, 'point')}).")

@@ -1,0 +1,111 @@
+"""``bgrecord read`` and ``bgrecord validate``: what the reader and the replay find in files."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from bgrecord.cli.common import (
+    Inputs,
+    count,
+    each_file,
+    gather,
+    jobs_option,
+    output_format,
+    quiet_option,
+    rules_option,
+    source_of,
+)
+from bgrecord.issues import Severity
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@output_format
+@quiet_option
+def read(paths: tuple[str, ...], output: str, quiet: bool) -> None:
+    """Read match files and report what could not be read.
+
+    PATHS are files or folders (searched for match files), or - for standard input. Reading
+    checks the format only; the rules are checked by `bgrecord validate`.
+    """
+    from bgrecord.validate import read_file
+
+    inputs = gather(paths)
+    inputs.report()
+    reports = [read_file(source_of(name), name) for name in inputs.files]
+    errors = sum(report.errors for report in reports)
+    failed = any(report.failure or report.internal for report in reports)
+    if output == "json":
+        summary = {"files": len(inputs.files), "errors": errors}
+        document: dict[str, Any] = {"files": [report.to_json() for report in reports], "summary": summary}
+        if inputs.missing or inputs.empty:
+            document["problems"] = inputs.missing + [f"{folder}: no match file in this folder" for folder in inputs.empty]
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        for report in reports:
+            if report.failure:
+                click.echo(f"bgrecord: {report.path}: {report.failure}", err=True)
+            for line in report.lines():
+                if not quiet or line.startswith("  "):
+                    click.echo(line)
+        if len(inputs.files) > 1 and not quiet:
+            click.echo(f"{count(len(inputs.files), 'file')}, {count(errors, 'unreadable place')}")
+    _exit(inputs, failed, errors > 0)
+
+
+def _exit(inputs: Inputs, failed: bool, records_wrong: bool) -> None:
+    status = 2 if failed or inputs.missing else 1 if records_wrong or inputs.status else 0
+    if status:
+        raise SystemExit(status)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@output_format
+@rules_option("Rules to apply over the files' tags: presets (standard, money, playroom, nackgammon, holland) and flags, "
+              "e.g. money,jacoby=off,cube-limit=64.")  # fmt: skip
+@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@jobs_option
+@quiet_option
+def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: bool, jobs: int, quiet: bool) -> None:
+    """Check match files against the rules of backgammon.
+
+    PATHS are files or folders (searched for match files), or - for standard input. Every move,
+    cube action, result and score is checked; each problem is reported where it stands, as
+    path:line:column: severity[code] message.
+    """
+    from bgrecord.validate import validate_file
+
+    inputs = gather(paths)
+    inputs.report()
+    if inputs.files == ["-"]:
+        reports = [validate_file(source_of("-"), rules)]
+    else:
+        reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet))
+    totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
+    games = sum(report.games for report in reports)
+    failed = any(report.failure or report.internal for report in reports)
+    if output == "json":
+        summary = {"files": len(inputs.files), "games": games, "errors": totals[Severity.ERROR],
+                   "warnings": totals[Severity.WARNING], "infos": totals[Severity.INFO]}  # fmt: skip
+        document: dict[str, Any] = {"files": [report.to_json() for report in reports], "summary": summary}
+        if inputs.missing or inputs.empty:
+            document["problems"] = inputs.missing + [f"{folder}: no match file in this folder" for folder in inputs.empty]
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        shown = {Severity.ERROR} | ({Severity.WARNING} if strict else set()) if quiet else set(Severity)
+        for report in reports:
+            if report.failure:
+                click.echo(f"bgrecord: {report.path}: {report.failure}", err=True)
+            for issue in report.issues:
+                if issue.severity in shown:
+                    click.echo(str(issue))
+        if not quiet:
+            click.echo(
+                f"{count(len(inputs.files), 'file')}, {count(games, 'game')}: {count(totals[Severity.ERROR], 'error')}, "
+                f"{count(totals[Severity.WARNING], 'warning')}, {count(totals[Severity.INFO], 'note')}"
+            )
+    _exit(inputs, failed, bool(totals[Severity.ERROR] or (strict and totals[Severity.WARNING])))

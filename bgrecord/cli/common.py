@@ -1,0 +1,219 @@
+"""What the commands share: the options, how inputs are gathered, how files are worked on
+(one by one, or by worker processes, in the order given either way), and how they fail.
+
+Exit status, for every command: 0 success; 1 the records have errors (or, with ``--strict``,
+warnings), or an input named nothing to read; 2 a usage error, an input or output that
+cannot be read or written, or a failure of bgrecord itself (reported as a bug).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+STDIN = "-"
+
+
+class Failure(click.ClickException):
+    """A one-line failure of the run (exit status 2): an input or output problem."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"bgrecord: {self.format_message()}", err=True)
+
+
+class Nothing(Failure):
+    """Nothing to do in what was given (exit status 1): a record with no game to replay."""
+
+    exit_code = 1
+
+
+def fail(message: str) -> NoReturn:
+    raise Failure(message)
+
+
+def count(number: int, word: str, plural: str | None = None) -> str:
+    return f"{number:,} {word}" if number == 1 else f"{number:,} {plural or word + 's'}"
+
+
+# --- options ---
+
+
+def output_format(command: F) -> F:
+    """The one output-format option every reporting command shares."""
+    return click.option(
+        "--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+        help="text for people (path:line:col: severity[code] message), json for programs.",
+    )(command)
+
+
+def jobs_option(command: F) -> F:
+    """The worker-process option of the commands that read many files."""
+    return click.option(
+        "--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
+        help="Worker processes; 0: one per CPU core when the input is large enough to gain from them. "
+        "The output is the same for any number.",
+    )(command)
+
+
+def _check_rules(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    if value:
+        from bgrecord.rules import RuleSet, apply_spec
+
+        try:
+            apply_spec(RuleSet(), value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+    return value
+
+
+def rules_option(help_text: str = "Rules over the files' tags, as for validate.") -> Callable[[F], F]:
+    return click.option("--rules", "rules", metavar="SPEC", callback=_check_rules, help=help_text)
+
+
+def quiet_option(command: F) -> F:
+    return click.option("--quiet", "-q", is_flag=True, help="No progress, summary or notes: for scripts (the exit status tells).")(command)
+
+
+def overwrite_option(command: F) -> F:
+    return click.option("--overwrite", is_flag=True, help="Replace outputs that exist (an input is never written over).")(command)
+
+
+# --- inputs ---
+
+
+@dataclass(slots=True)
+class Inputs:
+    """The files a command reads (``-`` for standard input), and what was named but holds
+    nothing to read."""
+
+    files: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # paths that cannot be read (exit 2)
+    empty: list[str] = field(default_factory=list)  # folders with no match file (exit 1)
+
+    def report(self, quiet: bool = False) -> None:
+        for line in self.missing:
+            click.echo(f"bgrecord: {line}", err=True)
+        for folder in self.empty:
+            click.echo(f"bgrecord: {folder}: warning: no match file in this folder", err=True)
+
+    @property
+    def status(self) -> int:
+        return 2 if self.missing else 1 if self.empty or not self.files else 0
+
+
+def gather(paths: Iterable[str]) -> Inputs:
+    """The files of ``paths``: files as named, folders searched for match files, ``-`` for
+    standard input (once)."""
+    from bgrecord.reader import match_files
+
+    found = Inputs()
+    seen: set[str] = set()
+    for name in paths:
+        if name == STDIN:
+            if STDIN not in seen:
+                seen.add(STDIN)
+                found.files.append(STDIN)
+            continue
+        path = Path(name)
+        try:
+            is_dir = path.is_dir()
+            exists = is_dir or path.exists()
+        except OSError as exc:
+            found.missing.append(f"{name}: cannot read: {exc.strerror or exc}")
+            continue
+        if not exists:
+            found.missing.append(f"{name}: no such file or folder")
+            continue
+        files = [str(f) for f in match_files([path])] if is_dir else [name]
+        if is_dir and not files:
+            found.empty.append(name)
+        for file in files:
+            if file not in seen:
+                seen.add(file)
+                found.files.append(file)
+    return found
+
+
+# --- working on files ---
+
+# A worker pays off when it gets at least this much text (about a quarter of a second's work).
+_BYTES_PER_WORKER = 512 * 1024
+
+
+def worker_count(jobs: int, files: list[str]) -> int:
+    """``jobs`` as asked, or for 0 one per core this process may run on, but no more than the
+    input's size makes worth starting (a few small files are read faster by one process)."""
+    if jobs:
+        return jobs
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cores == 1:
+        return 1
+    return max(1, min(cores, len(files), sum(map(_size, files)) // _BYTES_PER_WORKER))
+
+
+def _size(name: str) -> int:
+    try:
+        return os.stat(name).st_size
+    except OSError:  # reported by the reader, file by file
+        return 0
+
+
+def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
+              sizes: list[str] | None = None) -> Iterator[Any]:
+    """``work(file, *arguments)`` for every file, yielded in file order (whatever the number of
+    workers), in ``jobs`` worker processes when more than one (standard input is read here);
+    a progress bar on stderr for long runs at a terminal (rich is imported only then).
+    ``sizes``: the file names to size the work by, when ``files`` are not names."""
+    # What is loaded so far (modules, the grammar) lives as long as the process: the collector
+    # need not scan it again for every file, and forked workers keep sharing its pages.
+    gc.freeze()
+    pool = None
+    try:
+        names = [f for f in (sizes if sizes is not None else files) if f != STDIN]
+        jobs = worker_count(jobs, names)
+        if jobs > 1 and len(files) > 1 and len(names) == len(files):
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+            results: Iterable[Any] = pool.map(work, files, *([argument] * len(files) for argument in arguments), chunksize=8)
+        else:
+            results = (work(path, *arguments) for path in files)
+        if len(files) >= 50 and not quiet and sys.stderr.isatty():
+            from rich.progress import track
+
+            results = track(results, total=len(files), description="reading", transient=True, console=_stderr())
+        yield from results
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+        gc.unfreeze()
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is for the main process, which stops the workers without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stderr() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def source_of(name: str) -> Any:
+    """What a reader takes for a file name (standard input for ``-``)."""
+    if name == STDIN:
+        from bgrecord.source import Input
+
+        return Input.stdin()
+    return Path(name)

@@ -1,0 +1,123 @@
+"""``bgrecord convert``: match files to .mat, SGF, JSON or OGXM."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from typing import TYPE_CHECKING
+
+import click
+
+from bgrecord.cli.common import STDIN, count, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
+
+if TYPE_CHECKING:
+    from bgrecord.convert import Conversion
+
+_BY_SUFFIX = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".ogxm": "ogxm", ".ogxms": "ogxms"}
+
+
+def destinations(files: list[str], folder: Path, suffix: str) -> list[str]:
+    """Where each input goes in ``folder``: its place below the folder the inputs share,
+    mirrored (two files of one name in different folders stay apart); a name that two inputs
+    would share (``a.mat`` and ``a.sgf``) keeps its old extension too."""
+    real = [Path(f).resolve() for f in files if f != STDIN]
+    root = Path(os.path.commonpath([str(p.parent) for p in real])) if real else Path(".")
+    planned: list[Path] = []
+    for name in files:
+        relative = Path("stdin") if name == STDIN else Path(name).resolve().relative_to(root)
+        planned.append(relative)
+    stems: dict[Path, int] = {}
+    for relative in planned:
+        stems[relative.with_suffix("")] = stems.get(relative.with_suffix(""), 0) + 1
+    found = []
+    for relative in planned:
+        base = relative.with_suffix("") if stems[relative.with_suffix("")] == 1 else relative
+        found.append(str(folder / (str(base) + suffix)))
+    return found
+
+
+@click.command()
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, metavar="PATH",
+              help="The file to write (- for standard output), or a folder for several inputs (their folder tree is mirrored there).")  # fmt: skip
+@click.option("--to", "target", type=click.Choice(sorted(_BY_SUFFIX.values())),
+              help="The format; by default from the output's extension.")
+@rules_option()
+@click.option("--force", is_flag=True, help="Convert files with errors too (the errors are reported).")
+@overwrite_option
+@jobs_option
+@quiet_option
+def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str | None, force: bool, overwrite: bool,
+            jobs: int, quiet: bool) -> None:
+    """Convert match files to .mat (GNU Backgammon's layout), SGF, JSON or OGXM.
+
+    Moves are written in canonical order with hit marks where the replay hits, and each game's
+    result as the replay finds it. A file with errors is converted only with --force; its
+    errors are reported either way. An input is never written over, an existing output only
+    with --overwrite, and each output is written to a temporary file renamed into place.
+    """
+    from bgrecord.convert import TARGETS, convert_pair
+
+    found = gather(inputs)
+    found.report()
+    files = found.files
+    out = Path(output)
+    stream = (target or _BY_SUFFIX.get(out.suffix.lower())) == "ogxms" and output != STDIN and not out.is_dir()
+    into_folder = not stream and (len(files) > 1 or out.is_dir() or any(Path(p).is_dir() for p in inputs if p != STDIN))
+    if into_folder:
+        if target is None:
+            raise click.BadParameter("give --to when converting into a folder", param_hint="--to")
+        if output == STDIN:
+            raise click.BadParameter("several inputs go into a folder, not to standard output", param_hint="-o")
+        targets = destinations(files, out, TARGETS[target])
+        for folder in {Path(t).parent for t in targets}:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                fail(f"{folder}: cannot make the folder: {exc.strerror or exc}")
+    else:
+        target = target or _BY_SUFFIX.get(out.suffix.lower())
+        if target is None:
+            raise click.BadParameter("say --to mat, sgf, json, ogxm or ogxms, or end the output with one of those extensions", param_hint="--to")
+        targets = [output] * len(files)
+    pairs = list(zip(files, targets))
+    results = list(each_file(convert_pair, pairs, (target, rules, force, overwrite, tuple(files)), jobs, quiet, sizes=files))
+    counts = {"written": 0, "refused": 0, "errors": 0, "failed": 0}
+    for result in results:
+        counts[result.status] += 1
+        for issue in result.errors:
+            if not quiet or not force:
+                click.echo(str(issue), err=True)
+        if result.status == "written" and not stream and not quiet:
+            click.echo(f"{result.source} -> {result.destination}", err=True)
+        elif result.status == "errors":
+            click.echo(f"{result.source}: not converted ({count(len(result.errors), 'error')}; --force converts it anyway)", err=True)
+        elif result.message:
+            click.echo(f"bgrecord: {result.message}", err=True)
+    if stream:
+        _write_stream(output, results, inputs=tuple(files), overwrite=overwrite, counts=counts)
+    if not quiet:
+        summary = f"{counts['written']:,} written, {counts['refused']:,} refused"
+        if counts["errors"]:
+            summary += f", {counts['errors']:,} not converted (errors)"
+        if counts["failed"]:
+            summary += f", {counts['failed']:,} failed"
+        click.echo(summary, err=True)
+    status = 2 if counts["failed"] or found.missing else 1 if counts["refused"] or counts["errors"] or found.status else 0
+    if status:
+        raise SystemExit(status)
+
+
+def _write_stream(output: str, results: list[Conversion], inputs: tuple[str, ...], overwrite: bool, counts: dict[str, int]) -> None:
+    """Every match converted, as one OGXM stream."""
+    from bgrecord.formats.ogxm import write_stream
+    from bgrecord.outputs import OutputError, check_target, write_output
+
+    members = [member for result in results if result.status == "written" for member in result.members]
+    try:
+        check_target(output, inputs, overwrite)
+        write_output(output, write_stream(members))
+    except (OutputError, ImportError, ValueError) as exc:
+        fail(str(exc))
+    click.echo(f"{count(len(members), 'match', 'matches')} -> {output}", err=True)

@@ -1,0 +1,113 @@
+"""``bgrecord replay``: records step by step, for people and for programs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
+from bgrecord.issues import Issue, Severity
+
+
+@click.command(name="replay")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--game", type=click.IntRange(1), help="Only this game (1-based in each file).")
+@click.option("--format", "output", type=click.Choice(["text", "jsonl", "html"]), default="text", show_default=True,
+              help="text: each step in words and the board after it; jsonl: one JSON object per action; html: one "
+                   "self-contained page (of one file).")  # fmt: skip
+@click.option("--no-board", is_flag=True, help="text: the steps in words only, without the boards.")
+@click.option("-o", "--output-file", "target", metavar="FILE", help="Write here instead of standard output.")
+@overwrite_option
+@click.option("--interactive", "-i", is_flag=True, help="Step through one record with the keyboard (the keys: docs/cli.md, or ? in the viewer).")
+@rules_option()
+def replay_command(paths: tuple[str, ...], game: int | None, output: str, no_board: bool, target: str | None, overwrite: bool,
+                   interactive: bool, rules: str | None) -> None:
+    """Replay match files step by step, for people and for programs.
+
+    PATHS are files or folders (searched for match files), or - for standard input; records are
+    written as they are read. jsonl gives, for every action, the position and match IDs of the
+    state before it (gnubg Position ID and Match ID, XGID, OGID). Exit status 1 when a record
+    has errors (they are told at their step, and the output is still complete).
+    """
+    from bgrecord.outputs import OutputError, atomic_output, check_target
+    from bgrecord.steps import step_records
+
+    parameters = click.get_current_context().params
+    if interactive and (target or parameters.get("output") != "text" or no_board):
+        raise click.UsageError("--interactive reads the keyboard: it takes neither --format, --no-board nor -o")
+    found = gather(paths)
+    found.report()
+    files = found.files
+    if (interactive or output == "html") and len(files) != 1:
+        raise click.UsageError(f"{'--interactive' if interactive else 'html'} replays one file, not {len(files)}")
+    if target:
+        try:
+            check_target(target, [f for f in files if f != STDIN], overwrite)
+        except OutputError as exc:
+            fail(str(exc))
+    issues: list[Issue] = []
+    produced = 0
+    if interactive:
+        from bgrecord.viewer import run
+
+        listed = list(step_records(source_of(files[0]), game, rules, issues))
+        _no_game(files[0], game, listed)
+        run(listed)
+        return
+    try:
+        with atomic_output(target or "-") as out:
+            for name in files:
+                records = step_records(source_of(name), game, rules, issues)
+                if output == "html":
+                    from bgrecord.htmlpage import page
+
+                    listed = list(records)
+                    _no_game(name, game, listed)
+                    out.write(page(Path(name).name if name != STDIN else "stdin", listed))
+                    produced += len(listed)
+                    continue
+                if len(files) > 1 and output == "text":
+                    out.write(f"== {name} ==\n")
+                produced += _write(out, records, output, no_board, name)
+    except OutputError as exc:
+        fail(str(exc))
+    if not produced and not found.missing:
+        _no_game(", ".join(files) or "the input", game, [])
+    errors = any(issue.severity is Severity.ERROR for issue in issues)
+    status = 2 if found.missing or any(i.code == "internal" for i in issues) else 1 if errors or found.status else 0
+    if status:
+        raise SystemExit(status)
+
+
+def _no_game(name: str, game: int | None, records: list[Any]) -> None:
+    if records:
+        return
+    if game:
+        raise click.BadParameter(f"{name}: no game {game}", param_hint="--game")
+    raise Nothing(f"{name}: no game to replay (bgrecord validate {name} says why)")
+
+
+def _write(out: IO[str], records: Any, output: str, no_board: bool, path: str) -> int:
+    """The records as text or JSON lines, each as soon as it is made; how many."""
+    from bgrecord.board import ascii_board
+
+    written = 0
+    for record in records:
+        written += 1
+        if output == "jsonl":
+            out.write(json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + "\n")
+            continue
+        lines = [f"Game {record.game}, move {record.move or '-'}: {record.words}."]
+        if not no_board and record.after is not None and record.action in ("move", "take", "drop"):
+            state = record.match_state
+            lines.append(ascii_board(record.after, names=record.names).rstrip("\n"))
+            owner = f" owned by {record.names[record.cube_owner]}" if record.cube_owner is not None else " in the middle"
+            lines.append(f" Score {record.score[0]}-{record.score[1]}, cube {record.cube}{owner}"
+                         + (f", {state.length} point match" if state.length else ", money play"))
+        for issue in record.issues:
+            lines.append(f" {issue}")
+        out.write("\n".join(lines) + "\n")
+    return written

@@ -1,0 +1,83 @@
+"""``bgrecord stats``: tables of statistics from match files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from bgrecord.cli.common import count, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", "games_out", required=True, metavar="FILE", help="Where to write the games table (- for standard output).")
+@click.option("--players", "players_out", metavar="FILE", help="Also write the players table here.")
+@click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
+@click.option("--dice", "dice_out", metavar="FILE", help="Also write the dice table (with chi-square tests) here.")
+@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json"]),
+              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]') or json (one object per line); "
+                   "by default from each output's extension (.csv, .parquet, .json, .jsonl), else csv.")  # fmt: skip
+@click.option("--plot", metavar="FILE", help="A visual summary, .html or .png (needs matplotlib: pip install 'bgrecord[plot]').")
+@rules_option()
+@jobs_option
+@overwrite_option
+@quiet_option
+def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, matches_out: str | None, dice_out: str | None,
+          table_format: str | None, plot: str | None, rules: str | None, jobs: int, overwrite: bool, quiet: bool) -> None:
+    """Tables of statistics from match files: games, players, matches, dice.
+
+    Every figure comes from the replay, not from the files' Wins lines (kept apart as
+    recorded_points). Games with errors stay in, with valid=false. Columns: docs/stats.md.
+    Rows are written file by file: memory stays flat however large the archive. Each table
+    is written to a temporary file and renamed into place when complete.
+    """
+    from bgrecord import stats as tables
+    from bgrecord.export import TableWriter, needs, table_format as format_of, write_table
+    from bgrecord.outputs import OutputError, check_target
+
+    if plot and not plot.lower().endswith((".html", ".png")):
+        raise click.BadParameter("the plot is written as .html or .png", param_hint="--plot")
+    outputs = [(games_out, None), (players_out, "players"), (matches_out, "matches"), (dice_out, "dice")]
+    named = [(path, kind) for path, kind in outputs if path]
+    inputs = gather(paths)
+    try:
+        for path, _ in named:
+            check_target(path, [f for f in inputs.files if f != "-"], overwrite)
+            needs(format_of(path, table_format))
+        if plot:
+            check_target(plot, inputs.files, overwrite)
+            from bgrecord.plot import available
+
+            available()
+    except (OutputError, ImportError) as exc:
+        fail(str(exc))
+    inputs.report()
+    summary = tables.Tables()
+    problems = 0
+    try:
+        with TableWriter(games_out, format_of(games_out, table_format), tables.GAME_COLUMNS) as writer:
+            batch: list[dict[str, Any]] = []
+            for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet):
+                if found.problem:
+                    problems += 1
+                    click.echo(f"bgrecord: {found.path}: {found.problem}", err=True)
+                summary.add(found.rows)
+                batch.extend(found.rows)
+                if len(batch) >= 5000:  # pandas costs per call: write in batches, memory stays bounded
+                    writer.write(batch)
+                    batch = []
+            writer.write(batch)
+        for path, kind in named[1:]:
+            write_table(getattr(summary, str(kind))(), path, format_of(path, table_format))
+        if plot:
+            from bgrecord.plot import report
+
+            report(summary, plot)
+    except (ImportError, OSError) as exc:
+        fail(str(exc))
+    if not quiet:
+        click.echo(f"{count(len(inputs.files), 'file')}, {count(writer.rows, 'game')} -> {games_out}", err=True)
+    status = 2 if problems or inputs.missing else 1 if inputs.status else 0
+    if status:
+        raise SystemExit(status)
