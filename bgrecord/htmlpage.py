@@ -65,7 +65,7 @@ def page(title: str, records: list[StepRecord]) -> str:
         css = ' class="issue"' if record.issues else ""
         hint = f' title="{escape(notes)}"' if notes else ""
         items.append(f'<li id="step{number}"{css}{hint}>{escape(label)}</li>')
-    data = json.dumps(steps).replace("</", "<\\/")
+    data = json.dumps(steps).replace("<", "\\u003c")  # no "</script>", "<!--" or "<script" can end the data early
     return (
         f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
         f"<style>{_STYLE}</style></head><body><h1>{escape(title)}</h1>"

@@ -193,12 +193,14 @@ class XGID:
         fields = body.split(":")
         if len(fields) != 10 or len(fields[0]) != 26:
             raise ValueError(f"an XGID has a 26-character position and 9 numbers: {text!r}")
-        try:
-            cube_log, cube_pos, turn, _, score1, score0, rules, length, max_cube = (
-                int(f) if i != 3 else 0 for i, f in enumerate(fields[1:])
-            )
-        except ValueError:
-            raise ValueError(f"an XGID's fields after the position are numbers: {text!r}") from None
+        if not all(re.fullmatch(r"-?[0-9]{1,5}", f) for i, f in enumerate(fields[1:]) if i != 3):
+            raise ValueError(f"an XGID's fields after the position are numbers: {text[:80]!r}")
+        cube_log, cube_pos, turn, _, score1, score0, rules, length, max_cube = (
+            int(f) if i != 3 else 0 for i, f in enumerate(fields[1:])
+        )
+        if not (0 <= cube_log <= 15 and cube_pos in (-1, 0, 1) and 0 <= length <= 32767 and 0 <= score0 <= 32767
+                and 0 <= score1 <= 32767 and 0 <= rules <= 3 and 0 <= max_cube <= 15):
+            raise ValueError(f"an XGID field out of its range (cube 0-15, owner -1/0/1, scores and length 0-32767): {text[:80]!r}")
         top, bottom = [0] * 26, [0] * 26
         for i, char in enumerate(fields[0]):
             if char == "-":

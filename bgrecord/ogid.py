@@ -108,8 +108,8 @@ class OGID:
         dice = (int(dice_field[0]), int(dice_field[1])) if dice_field else (0, 0)
         scores = []
         for field in fields[6:8]:
-            if field and not re.fullmatch(r"[0-9]{1,5}", field):
-                raise ValueError(f"an OGID score is a number: {field!r}")
+            if field and not re.fullmatch(r"[0-9]{1,5}", field) or field and int(field) > 32767:
+                raise ValueError(f"an OGID score is a number from 0 to 32767: {field[:20]!r}")
             scores.append(int(field) if field else 0)
         length = 0
         crawford = post = False
@@ -118,6 +118,8 @@ class OGID:
             if not found:
                 raise ValueError(f"an OGID match length is a number with C, L or G after it: {fields[8]!r}")
             length, crawford, post = int(found.group(1)), found.group(2) == "C", found.group(2) == "L"
+            if length > 32767:
+                raise ValueError(f"an OGID match length is at most 32767: {fields[8][:20]!r}")
         move_id = int(fields[9]) if re.fullmatch(r"[0-9]{1,6}", fields[9]) else 0
         owner = {"W": 0, "B": 1}.get(cube_field[0])
         return cls(position, 1 << exponent, owner, cube_field[-1], dice, fields[5], (scores[0], scores[1]), length, crawford,

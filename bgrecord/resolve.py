@@ -117,6 +117,8 @@ def resolve(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken
     if checked is not None:  # written move by move, and legal: the usual case
         return Resolution(checked)
     dice = Dice(*rolled)
+    if len(literal.moves) > 8:  # no reading of so many moves can be legal: do not split them
+        return Resolution(None, first_error, False, nearest(position, dice, Play(literal.moves[:4])))
     legal: dict[Position, LegalPlay] = {}
     plays = candidates(dice, moves)[1:]  # the first is the literal reading
     for play in plays:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.position import Variant
 from bgrecord.records import MatchRecord
 
@@ -69,8 +70,22 @@ _RULES = frozenset(f.name for f in fields(RuleSet) if f.name != "assumed")
 _NAMES = {name.replace("_", "-"): name for name in _RULES}
 
 
+_TRUE, _FALSE = ("on", "yes", "true", "1"), ("off", "no", "false", "0")
+_CUBES = [1 << k for k in range(16)]
+
+
 def _on(value: str) -> bool:
-    return value.strip().lower() in ("on", "yes", "true", "1")
+    return value.strip().lower() in _TRUE
+
+
+def _switch(name: str, raw: str) -> bool:
+    """A rule's on/off value, or ValueError naming the values allowed."""
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(f"{name}={raw!r}: say on or off (also yes/no, true/false, 1/0)")
 
 
 def rules_for(match: MatchRecord, spec: str | None = None) -> RuleSet:
@@ -87,9 +102,9 @@ def rules_for(match: MatchRecord, spec: str | None = None) -> RuleSet:
     if "beavers" in given:
         values["raccoons"] = values["beavers"]
         given.add("raccoons")
-    limit = match.tag("CubeLimit")
-    if limit is not None and limit.strip().isdigit():
-        values["cube_limit"] = int(limit)
+    limit = number(match.tag("CubeLimit") or "", MAX_CUBE)
+    if limit in _CUBES:
+        values["cube_limit"] = limit
         given.add("cube_limit")
     variation = (match.tag("Variation") or "").lower()
     if "nack" in variation:
@@ -108,7 +123,8 @@ def rules_for(match: MatchRecord, spec: str | None = None) -> RuleSet:
 
 
 def apply_spec(rules: RuleSet, spec: str) -> tuple[RuleSet, set[str]]:
-    """Apply "preset,flag=value,..." to ``rules``; raise ValueError on an unknown word."""
+    """Apply "preset,flag=value,..." to ``rules``; raise ValueError on an unknown word or a
+    value the rule does not take."""
     values: dict[str, Any] = {}
     for word in filter(None, (part.strip() for part in spec.split(","))):
         if word in PRESETS:
@@ -119,10 +135,28 @@ def apply_spec(rules: RuleSet, spec: str) -> tuple[RuleSet, set[str]]:
         if key is None:
             known = ", ".join(sorted(PRESETS) + sorted(_NAMES))
             raise ValueError(f"unknown rule {name!r}; known: {known}")
-        if key == "variant":
-            values[key] = Variant(raw.strip().lower() or "standard")
-        elif key in ("cube_limit", "automatic_doubles"):
-            values[key] = int(raw) if raw.strip() not in ("", "none", "off") else (None if key == "cube_limit" else 0)
-        else:
-            values[key] = _on(raw) if raw else True
+        values[key] = _value(key, name.strip(), raw)
     return replace(rules, **values), set(values)
+
+
+def _value(key: str, name: str, raw: str) -> Any:
+    """The value of one ``name=raw`` flag, or ValueError naming the values allowed."""
+    text = raw.strip().lower()
+    if key == "variant":
+        try:
+            return Variant(text or "standard")
+        except ValueError:
+            raise ValueError(f"{name}={raw!r}: say standard or nackgammon") from None
+    if key == "cube_limit":
+        if text in ("", "none", "off"):
+            return None
+        value = number(text, MAX_CUBE)
+        if value not in _CUBES:
+            raise ValueError(f"{name}={raw!r}: a cube limit is a power of two from 1 to 32768 (1: no cube), or none")
+        return value
+    if key == "automatic_doubles":
+        value = 0 if text in ("", "none", "off") else number(text, 15)
+        if value is None:
+            raise ValueError(f"{name}={raw!r}: the number of automatic doubles, from 0 to 15")
+        return value
+    return _switch(name, raw) if raw else True

@@ -12,6 +12,7 @@ import sys
 from typing import Callable, TextIO
 
 from bgrecord.board import ascii_board
+from bgrecord.formats.numbers import number
 from bgrecord.steps import StepRecord
 
 HELP = (
@@ -139,10 +140,11 @@ class Viewer:
     def go(self) -> None:
         games = sorted({r.game for r in self.records})
         answer = self.ask(f"Go to game ({games[0]}-{games[-1]}): ").strip() if games else ""
-        if not answer.isdigit() or int(answer) not in games:
-            self.say(f"No game {answer or '?'}.")
+        chosen = number(answer, 1 << 20)
+        if chosen is None or chosen not in games:
+            self.say(f"No game {answer[:20] or '?'}.")
             return
-        self.index = next(i for i, r in enumerate(self.records) if r.game == int(answer))
+        self.index = next(i for i, r in enumerate(self.records) if r.game == chosen)
         self.show()
 
 

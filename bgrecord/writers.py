@@ -138,9 +138,9 @@ def _mat_game(replayed: GameReplay) -> list[str]:
             lines.append(action.text)
             continue
         step = steps.get(id(action))
-        if isinstance(action, SetPosition) and action.kind == "sgf":
+        if isinstance(action, SetPosition):
             flush()
-            if step is not None and step.after is not None:  # SGF set-up: XG's line says the same
+            if step is not None and step.after is not None:  # any other set-up: XG's line says the same
                 lines.append(f"; Set Pos={xg_position_text(step.after)}/0")
             continue
         if isinstance(action, Result):

@@ -87,7 +87,7 @@ def test_read_samples_reports_every_match_and_exits_zero() -> None:
     code, out = run("read", str(SAMPLES))
     assert code == 0
     assert "xg-tags-bom-crlf.mat: mat (utf-8-sig), 5 point match, Jake Jacobs vs Hosaka Noriyuki, 2 games" in out
-    assert "warning[wrapped-line]" in out and out.rstrip().endswith("17 files, 0 unreadable places")
+    assert "warning[wrapped-line]" in out and out.rstrip().endswith("19 files, 0 unreadable places")
 
 
 def test_read_bad_file_exits_one_with_located_errors(tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ BROKEN = (
 
 def test_validate_samples_is_clean() -> None:
     code, out = run("validate", str(SAMPLES))
-    assert code == 0 and out.rstrip().endswith("17 files, 36 games: 0 errors, 2 warnings, 6 notes")
+    assert code == 0 and out.rstrip().endswith("19 files, 41 games: 0 errors, 2 warnings, 6 notes")
     code, out = run("validate", "--strict", str(SAMPLES))
     assert code == 1
 

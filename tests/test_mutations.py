@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Optional
 
-from conftest import CORPUS
+from conftest import CORPUS, DATA
 
 from bgrecord import read_match
 from bgrecord.issues import Severity
@@ -23,7 +23,9 @@ Mutator = Callable[[list[str], MatchRecord, random.Random], Optional[Mutation]]
 
 
 def sources() -> list[Path]:
-    files = sorted(SAMPLES.glob("gnubg-*.mat"))
+    """Clean GNU Backgammon records: the samples and tests/data/gnubg (made by
+    tests/data/make-gnubg-matches.sh), and the shared self-play corpus where it is."""
+    files = sorted(SAMPLES.glob("gnubg-*.mat")) + sorted((DATA / "gnubg").glob("*.mat"))
     if (CORPUS / "gnubg-selfplay").exists():
         files += sorted((CORPUS / "gnubg-selfplay").glob("*.mat"))
     return files

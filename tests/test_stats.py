@@ -151,7 +151,7 @@ def test_stats_command_writes_every_table_the_same_for_any_jobs(tmp_path: Path) 
         outputs.append([(folder / name).read_text() for name in ("games.csv", "players.csv", "matches.csv", "dice.csv")])
     assert outputs[0] == outputs[1]
     games = pd.read_csv(tmp_path / "1" / "games.csv")
-    assert len(games) == 43 and list(games.columns) == list(stats.GAME_COLUMNS)
+    assert len(games) == 48 and list(games.columns) == list(stats.GAME_COLUMNS)
 
 
 def test_stats_formats_and_plots(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ def parse_identifier(text: str, turn: int | None) -> tuple[Position, MatchState 
         if looks_like_ogid(text):
             ogid = OGID.parse(text)
             state = MatchState(cube=ogid.cube, cube_owner=ogid.cube_owner, player=ogid.position.turn, crawford=ogid.crawford,
-                               turn=ogid.position.turn, doubled=ogid.cube_action == "O", dice=ogid.dice, length=ogid.length,
+                               turn=ogid.position.turn, doubled=ogid.cube_action == "O", dice=(max(ogid.dice), min(ogid.dice)), length=ogid.length,
                                score=ogid.score)  # fmt: skip
             return ogid.position, state
         if text.upper().startswith("XGID=") or text.count(":") >= 9:

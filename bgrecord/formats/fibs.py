@@ -27,6 +27,7 @@ _SIDES = re.compile(r"^[ \t]*(\S{1,64}) is X - (\S{1,64}) is O")
 _ACTION = re.compile(r"^([XO]):[ \t]*(.*)$")
 _ROLL = re.compile(r"\(([1-6]) ([1-6])\)[ \t]*(.*)$")
 _STEP = re.compile(r"(bar|off|[0-9]{1,2})-(bar|off|[0-9]{1,2})", re.I)
+_RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)|[^\r\n]+$")
 _WINS = re.compile(r"wins ([0-9]{1,6}) points?", re.I)
 
 
@@ -55,6 +56,8 @@ class _Reader:
         self.swap = False  # X is player 1 in this game
         self.pending_score: tuple[int, int, int, str] | None = None  # score line waiting for its sides
         self.games = 0
+        self.loose: list[str] = []  # text as written not yet given to a match or a game
+        self.parts: list[str] = []  # the open game's text as written
 
     def issue(self, message: str, line: int, column: int = 1, severity: Severity = Severity.ERROR) -> None:
         found = format_issue(severity, "unreadable", message, line, column)
@@ -63,20 +66,24 @@ class _Reader:
         elif self.match is not None:
             self.match.issues.append(found.at(path=self.path))
 
-    def line(self, number_: int, text: str, encoding: str) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
+    def line(self, number_: int, text: str, raw: str, encoding: str) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         score = _SCORE.search(text)
         if score:
             yield from self.close()
             length = number(score.group(3)) if score.group(3) else 0
             self.pending_score = (number(score.group(1)) or 0, number(score.group(2)) or 0, length or 0, text)
             if self.match is None:
-                self.match = MatchRecord(self.path, "fibs", encoding, length=length)
+                self.match = MatchRecord(self.path, "fibs", encoding, length=length, raw="".join(self.loose))
+                self.loose = []
+            self.loose.append(raw)  # the score line opens the game the sides line starts
             self.start_line = number_
             return
         sides = _SIDES.match(text)
         if sides and self.pending_score is not None:
             self.start_game(number_, sides.group(1), sides.group(2))
+            self.parts, self.loose = [*self.loose, raw], []
             return
+        (self.parts if self.game is not None else self.loose).append(raw)
         found = _ACTION.match(text)
         if found is None or self.game is None:
             return  # free text between games
@@ -140,19 +147,29 @@ class _Reader:
 
     def close(self) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         if self.game is not None and self.match is not None:
+            self.game.raw = "".join(self.parts)
             yield self.match, self.game
-        self.game = None
+        self.game, self.parts = None, []
+
+    def finish(self) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
+        """The last game, with the text after it; or the match with no game."""
+        if self.game is not None:
+            self.parts += self.loose
+        elif self.match is not None:
+            self.match.raw += "".join(self.loose)
+        produced = self.games > 0
+        yield from self.close()
+        if not produced and self.match is not None:
+            yield self.match, None
 
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     encoding, blocks = source.text_blocks()
     reader = _Reader(source)
     line_number = 0
-    for text, _ in blocks:
-        for line in text.split("\n")[: -1 if text.endswith("\n") else None]:
+    for text, raw in blocks:
+        raws = _RAW_LINE.findall(raw)
+        for index, line in enumerate(text.split("\n")[: -1 if text.endswith("\n") else None]):
             line_number += 1
-            yield from reader.line(line_number, line, encoding)
-    produced = reader.games > 0
-    yield from reader.close()
-    if not produced and reader.match is not None:
-        yield reader.match, None
+            yield from reader.line(line_number, line, raws[index] if index < len(raws) else "", encoding)
+    yield from reader.finish()

@@ -34,6 +34,7 @@ from bgrecord.records import (
 
 ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a row: "12)"
 _NUMBER = re.compile(r"[0-9]+")
+MAX_ROW = 4096  # characters: no row, result or wrapped line of a game is longer
 _GLUED = re.compile(r"\*[0-9bBoO]")
 _WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
 # Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
@@ -192,6 +193,9 @@ class GameBuilder:
     def body_line(self, text: str, line: int, indent: int = 0) -> None:
         """One line parsed alone with the cell-by-cell rules; an unreadable line if it fails.
         ``indent``: blanks before ``text`` in the file's line."""
+        if len(text) > MAX_ROW:
+            self.unreadable(line, 1, text.strip()[:40] + "...", f"a line of {len(text):,} characters, longer than any line of a game")
+            return
         try:
             item = parse(" " * indent + text + "\n", "body_line")
         except UnexpectedInput as exc:
@@ -302,10 +306,12 @@ def read_game(chunk: Chunk, index: int, path: str | None) -> GameRecord:
     """A game chunk to a GameRecord: one parse, or line by line when that fails."""
     record = GameRecord(index=index, number=None, line=chunk.line, raw=chunk.raw)
     builder = GameBuilder(record, chunk, path)
-    try:
-        items = parse(chunk.text, "gam_game" if chunk.kind == "gam" else "game")
-    except UnexpectedInput:
-        items = None
+    items = None
+    if len(chunk.text) <= MAX_ROW or max(map(len, builder.lines)) <= MAX_ROW:  # else line by line, the long ones refused
+        try:
+            items = parse(chunk.text, "gam_game" if chunk.kind == "gam" else "game")
+        except UnexpectedInput:
+            pass
     if items is not None and chunk.kind == "game" and _is_score(items[1]):
         builder.game_line(items[0][2], chunk.line)
         builder.score_line(items[1], chunk.line)

@@ -161,7 +161,7 @@ class _Reader:
         self.version = 0
         self.game: GameRecord | None = None
         self.games = 0
-        self.positions_only = True  # no move, cube or result yet: a position file
+        self.position_file = _is_position_file(self.data)
 
     def issue(self, severity: Severity, code: str, message: str, record: int | None, game: GameRecord | None = None) -> None:
         found = format_issue(severity, code, message, record, None).at(path=self.path, unit="record")
@@ -243,6 +243,7 @@ class _Reader:
             match.comments.append(comment.text)
 
     names: tuple[str, str] = ("", "")
+    footer_comment = -1
 
     def game_header(self, record: bytes, number: int) -> None:
         self.games += 1
@@ -263,6 +264,7 @@ class _Reader:
         comment = self.comment(struct.unpack_from("<l", record, 56)[0], number)
         if comment is not None:
             game.actions.append(comment)
+        self.footer_comment = struct.unpack_from("<l", record, 60)[0]  # said after the game's end
 
     def player(self, active: int, record: int) -> int | None:
         if active in (1, -1):
@@ -273,17 +275,17 @@ class _Reader:
     def cube(self, record: bytes, number: int) -> None:
         game = self.game
         assert game is not None
-        active, double, take, beaver, raccoon = struct.unpack_from("<5l", record, 12)
-        if double == -2 or double == -1 or double == 0:  # a position, or a decision not to double
-            if double != 0 and self.positions_only:
-                self.position_record(struct.unpack_from("<26b", record, 36), active, None, number)
+        active, double, take, beaver, raccoon, cube = struct.unpack_from("<6l", record, 12)
+        if self.position_file:
+            self.position_record(struct.unpack_from("<26b", record, 36), active, None, number, cube)
+            return
+        if double in (-2, -1, 0):  # the position at the start, or a decision not to double
             return
         player = self.player(active, number)
         if player is None or double != 1:
             if double != 1:
                 self.issue(Severity.ERROR, "unreadable", f"a cube record with double={double}", number, game)
             return
-        self.positions_only = False
         other = 1 - player
         actions: list[Action] = [CubeAction(player, None, number, None, "Doubles", "double")]
         answers = {0: (other, "drop", "Drops"), 1: (other, "take", "Takes"), 2: (other, "beaver", "Beavers")}
@@ -303,13 +305,17 @@ class _Reader:
             if comment is not None:
                 game.actions.append(comment)
 
-    def position_record(self, cells: tuple[int, ...], active: int, dice: tuple[int, int] | None, number: int) -> None:
-        """A position file's board: one set-up, with the player on roll and the dice."""
+    def position_record(self, cells: tuple[int, ...], active: int, dice: tuple[int, int] | None, number: int,
+                        cube: int | None = None) -> None:
+        """A position file's board: one set-up, with the player on roll, the dice (a move
+        record has them) and the cube (a cube record has it: log2 of its value, its sign the
+        owner, XG's first player when positive)."""
         game = self.game
         assert game is not None
         player = 0 if active == 1 else 1
-        if any(isinstance(action, SetPosition) for action in game.actions):
-            return
+        game.actions = [action for action in game.actions if not isinstance(action, SetPosition)]  # the last record says it
+        if cube is not None and cube and abs(cube) <= 15:
+            game.initial_cube, game.initial_cube_owner = 1 << abs(cube), 0 if cube > 0 else 1
         text = f"{dice[0]}{dice[1]}: " if dice else ""
         self.set_up(game, board(cells, player), number, text + "position", dice, player)
 
@@ -332,13 +338,12 @@ class _Reader:
         if not all(1 <= die <= 6 for die in dice):
             self.issue(Severity.ERROR, "unreadable", f"dice {dice[0]} and {dice[1]}: not two dice", number, game)
             return
-        if self.positions_only and not any(isinstance(a, (Roll, CubeAction)) for a in game.actions) and steps == (0,) * 8:
-            self.position_record(before, active, (dice[0], dice[1]), number)  # a position file: dice, no play
+        if self.position_file:
+            self.position_record(before, active, (dice[0], dice[1]), number)  # the dice to play, no play
             return
         player = self.player(active, number)
         if player is None:
             return
-        self.positions_only = False
         if self.version >= 24 and record[2528]:  # XG says the position was edited here
             self.set_up(game, board(before, player), number, "edited position", None, player)
         if steps == (0,) * 8:  # rolled, then resigned: XG's "????"
@@ -369,16 +374,25 @@ class _Reader:
         player = self.player(winner, number)
         if player is None:
             return
-        self.positions_only = False
         if not 0 < points <= 3 * 32768:
             self.issue(Severity.ERROR, "unreadable", f"a game won for {points} points", number, game)
             return
         resigned = 100 <= termination < 2000
         text = f"Wins {points} point{'s' if points != 1 else ''}" + (" (resigned)" if resigned else "")
         game.actions.append(Result(player, None, number, None, text, "win", points, False, resigned))
-        comment = self.comment(struct.unpack_from("<l", record, 60)[0], number)
+        comment = self.comment(self.footer_comment, number)
         if comment is not None:
             game.actions.append(comment)
+
+
+def _is_position_file(data: bytes) -> bool:
+    """A position (``.xgp``), not a match: no game ends, and no more than one move record,
+    with no play (the dice to play, at most)."""
+    kinds = [data[offset + 8] for offset in range(0, len(data) - RECORD + 1, RECORD)]
+    moves = [offset for offset, kind in zip(range(0, len(data), RECORD), kinds) if kind == MOVE]
+    if GAME_END in kinds or len(moves) > 1:
+        return False
+    return all(struct.unpack_from("<8l", data, offset + 68) == (0,) * 8 for offset in moves)
 
 
 def _comments(data: bytes) -> list[str]:
@@ -406,7 +420,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         yield match, None
         return
     games = list(reader.read())  # the file is in memory already (bounded): so are its records
-    if reader.positions_only and games:
+    if reader.position_file:
         reader.match.format = "xgp"
     for game in games:
         yield reader.match, game

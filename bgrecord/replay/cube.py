@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bgrecord.formats.numbers import MAX_CUBE
 from bgrecord.issues import Severity
 from bgrecord.records import Action, CubeAction
 from bgrecord.replay.state import GameResult
@@ -95,6 +96,8 @@ class Cube:
 
     def check_value(self, action: CubeAction, value: int) -> None:
         rules = self.game.rules
+        if value > MAX_CUBE:
+            self.game.stop("cube", "cube-limit", f"a cube of {value}: beyond the largest cube, {MAX_CUBE}", action)
         if action.value is not None and action.value != value:
             self.game.stop("cube", "cube-value", f"the cube goes to {value}, not {action.value}", action)
         limit = rules.cube_limit

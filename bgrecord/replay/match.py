@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from bgrecord.issues import Issue, Severity
-from bgrecord.records import GameRecord, MatchRecord, Result, Roll
+from bgrecord.records import Comment, GameRecord, MatchRecord, Result, Roll, SetPosition
 from bgrecord.replay.game import GameReplayer
 from bgrecord.replay.state import GameReplay
 from bgrecord.rules import RuleSet, rules_for
@@ -33,10 +33,12 @@ class MatchReplayer:
         self.steps = steps
         self.length = match.length or 0
         self.after: dict[str, int] | None = None  # the score after the last game, by name
+        self.claimed_after: dict[str, int] | None = None  # the same by the result the record claims
         self.previous: GameRecord | None = None
         self.held: GameReplay | None = None
         self.crawford_done = False
         self.match_over = False
+        self.past_end = False  # games follow the one that won the match
         self.marks_seen = False
 
     def issue(self, out: GameReplay, severity: Severity, category: str, code: str, message: str,
@@ -70,10 +72,12 @@ class MatchReplayer:
         if held is None:
             return
         standing = f"{held.score[0]}-{held.score[1]}" if self.after is None else "-".join(str(self.after.get(k, 0)) for k in _keys(held.game))
-        if held.result is None and held.checked and _claimed(held) is None:
+        if all(isinstance(action, (SetPosition, Comment)) for action in held.game.actions):
+            pass  # a position (an .xgp or Snowie file), not a game: nothing is unfinished
+        elif held.result is None and held.checked and _claimed(held) is None:
             where = f" (the match stands at {standing} of {self.length})" if self.length else ""
             self.issue(held, Severity.INFO, "structure", "unfinished-game", f"the last game is unfinished{where}")
-        elif self.length and not self.match_over and (held.result is not None and held.checked or _claimed(held)):
+        elif self.length and not self.match_over and not self.past_end and (held.result is not None and held.checked or _claimed(held)):
             self.issue(held, Severity.INFO, "structure", "match-unfinished", f"match unfinished at {standing} of {self.length}")
         self.held = None
         yield held
@@ -93,6 +97,8 @@ class MatchReplayer:
             score = (int(written[0]), int(written[1]))  # type: ignore[arg-type]
         if not self.length:
             return score, False, False, False
+        if self.match_over or self.past_end:
+            return score, False, False, True  # past the match's end there is no Crawford game to judge
         crawford, post = self.crawford_flags(score)
         unknown = False
         if self.previous is None and score != (0, 0) and crawford:
@@ -112,10 +118,10 @@ class MatchReplayer:
             return True, False
         return False, any(one_away) and self.crawford_done
 
-    def expected(self, game: GameRecord) -> tuple[int, int] | None:
-        """The score the game before leads to, in ``game``'s columns; None for the first game,
-        or players the record has not named before."""
-        after, keys = self.after, _keys(game)
+    def expected(self, game: GameRecord, after: dict[str, int] | None = None) -> tuple[int, int] | None:
+        """The score the game before leads to (by its replayed result, or by ``after``), in
+        ``game``'s columns; None for the first game, or players the record has not named."""
+        after, keys = after or self.after, _keys(game)
         if after is None or not set(keys) <= set(after):
             return None
         return after[keys[0]], after[keys[1]]
@@ -124,11 +130,13 @@ class MatchReplayer:
         game = out.game
         if self.previous is None and None in game.scores or not self.length and game.scores in ((0, 0), (None, None)):
             return  # money play has no match score: writers put 0 : 0, or the session's totals
+        if self.past_end:
+            return  # the games after the match's end: one error at the first of them
         if self.match_over:
             winner = max(self.after or {}, key=lambda key: (self.after or {})[key], default="")
             shown = f" by {winner}" if winner and not winner.startswith("\x00") else ""
             self.issue(out, Severity.ERROR, "structure", "after-match", f"a game after the match was won{shown}")
-            self.match_over = False  # carry on from the record: one error, not one a game
+            self.past_end = True
             return
         written = game.scores
         if None in written:
@@ -142,8 +150,9 @@ class MatchReplayer:
                        line, game.score_columns[side])  # fmt: skip
             return
         expected = self.expected(game)
-        if expected is None or tuple(written) == expected or self.gap(game):
-            return
+        claimed = self.expected(game, self.claimed_after)
+        if expected is None or tuple(written) in (expected, claimed) or self.gap(game):
+            return  # a score line that follows the record's own (wrong) result repeats that one error
         side = 0 if written[0] != expected[0] else 1
         names = game.names
         self.issue(out, Severity.ERROR, "score", "header-score",
@@ -169,20 +178,25 @@ class MatchReplayer:
     # --- the score after each game ---
 
     def settle(self, out: GameReplay) -> None:
-        """The score after ``out``: its score plus its result (as replayed, else as claimed)."""
+        """The score after ``out``: its score plus its result (as replayed, else as claimed),
+        and beside it the score by the result the record claims. The match is over when both
+        say so (a wrong result line is one error, not a second one at the next game)."""
+        keys = _keys(out.game)
+        claimed = _claimed(out)
+        by_claim = (keys[claimed[0]], claimed[1]) if claimed is not None else None
+        by_replay = (keys[out.result.winner], out.result.points) if out.result is not None and out.checked else by_claim
+        self.after = self.add(out, by_replay)
+        self.claimed_after = self.add(out, by_claim or by_replay)
+        if self.length:
+            self.match_over = max(self.after.values()) >= self.length and max(self.claimed_after.values()) >= self.length
+
+    @staticmethod
+    def add(out: GameReplay, won: tuple[str, int] | None) -> dict[str, int]:
         keys = _keys(out.game)
         after = {keys[0]: out.score[0], keys[1]: out.score[1]}
-        winner: str | None
-        if out.result is not None and out.checked:
-            winner, points = keys[out.result.winner], out.result.points
-        else:
-            claimed = _claimed(out)
-            winner, points = (keys[claimed[0]], claimed[1]) if claimed is not None else (None, 0)
-        if winner is not None:
-            after[winner] = after.get(winner, 0) + points
-            if self.length and after[winner] >= self.length:
-                self.match_over = True
-        self.after = after
+        if won is not None:
+            after[won[0]] = after.get(won[0], 0) + won[1]
+        return after
 
 
 def _keys(game: GameRecord) -> tuple[str, str]:
