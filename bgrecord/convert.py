@@ -108,7 +108,7 @@ def convert_file(source: str, destination: str, target: str, rules: str | None =
         return result
 
     def failed(issue: Issue) -> Conversion:
-        result.status, result.message = "failed", issue.message
+        result.status, result.message = "failed", f"{source}: {issue.message}"
         return result
 
     try:

@@ -159,9 +159,10 @@ class Input:
         encoding, blocks = self.text_blocks()
         return Text("".join(raw for _, raw in blocks), encoding, self.name)
 
-    def text_blocks(self, block: int = BLOCK) -> tuple[str, Iterator[tuple[str, str]]]:
-        """The encoding, and the text as (text with LF line ends, text as written) blocks,
-        each ending at a line end except the last."""
+    def text_blocks(self, block: int | None = None) -> tuple[str, Iterator[tuple[str, str]]]:
+        """The encoding, and the text as (text with LF line ends, text as written) blocks of
+        about ``block`` bytes (default ``BLOCK``), each ending at a line end except the last."""
+        block = block or BLOCK
         if self._text is not None:
             text = self._text.removeprefix("\ufeff")
             return "utf-8", iter([(_lf(text), text)])

@@ -89,6 +89,17 @@ def guarded(path: str, work: Callable[[], T], on_failure: Callable[[Issue], T]) 
         return on_failure(internal_issue(path, exc))
 
 
+def guarded_steps(path: str, work: Iterator[T], on_failure: Callable[[Issue], None]) -> Iterator[T]:
+    """What ``work`` yields, then ``on_failure`` of an ``internal`` issue if bgrecord fails on
+    the file part way (what came before it stands)."""
+    try:
+        yield from work
+    except (OSError, KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 - as in guarded
+        on_failure(internal_issue(path, exc))
+
+
 def validate_file(path: str | Path | Input, rules: str | None = None) -> FileReport:
     """Read and replay every match of ``path``; ``rules`` as for ``--rules``."""
     name = path.name if isinstance(path, Input) else str(path)

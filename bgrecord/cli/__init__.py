@@ -30,16 +30,19 @@ for command in (board, convert, demo, read, replay_command, stats, validate):
 
 
 def entry() -> None:
-    """The console script: ``main`` with no traceback when standard output is closed or full
-    (exit status 2 and one line on standard error)."""
+    """The console script: ``main`` with no traceback when standard output is closed (exit
+    status 141, as a program stopped by SIGPIPE) or full (exit status 2 and one line on
+    standard error). Click's own ``main`` would exit 1 on a closed pipe, which reads as "the
+    file has errors", so the context is made and invoked here."""
     try:
-        main(standalone_mode=False)
+        with main.make_context("bgrecord", sys.argv[1:]) as context:
+            main.invoke(context)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.Abort:
+    except (click.Abort, KeyboardInterrupt, EOFError):
         click.echo("Aborted!", err=True)
         sys.exit(130)
     except OSError as exc:
@@ -58,7 +61,7 @@ def _stdout_gone(exc: OSError) -> None:
     except OSError:
         pass
     if exc.errno == errno.EPIPE:
-        sys.exit(141 - 128)  # the reader has gone: nothing more to say
+        sys.exit(141)  # the reader has gone: nothing more to say
     click.echo(f"bgrecord: cannot write to standard output: {exc.strerror or exc}", err=True)
     sys.exit(2)
 

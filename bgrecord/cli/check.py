@@ -81,10 +81,7 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
 
     inputs = gather(paths)
     inputs.report()
-    if inputs.files == ["-"]:
-        reports = [validate_file(source_of("-"), rules)]
-    else:
-        reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet))
+    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet))
     totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
     games = sum(report.games for report in reports)
     failed = any(report.failure or report.internal for report in reports)

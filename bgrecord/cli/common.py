@@ -187,7 +187,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
             pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
             results: Iterable[Any] = pool.map(work, files, *([argument] * len(files) for argument in arguments), chunksize=8)
         else:
-            results = (work(path, *arguments) for path in files)
+            results = (work(source_of(path) if path == STDIN else path, *arguments) for path in files)
         if len(files) >= 50 and not quiet and sys.stderr.isatty():
             from rich.progress import track
 

@@ -104,7 +104,7 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
         if counts["failed"]:
             summary += f", {counts['failed']:,} failed"
         click.echo(summary, err=True)
-    status = 2 if counts["failed"] or found.missing else 1 if counts["refused"] or counts["errors"] or found.status else 0
+    status = 2 if counts["failed"] or counts["refused"] or found.missing else 1 if counts["errors"] or found.status else 0
     if status:
         raise SystemExit(status)
 

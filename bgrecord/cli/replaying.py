@@ -34,6 +34,11 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, no_boa
     """
     from bgrecord.outputs import OutputError, atomic_output, check_target
     from bgrecord.steps import step_records
+    from bgrecord.validate import guarded_steps
+
+    def failed(issue: Issue) -> None:
+        issues.append(issue)
+        click.echo(f"bgrecord: {issue.path}: {issue.message}", err=True)
 
     parameters = click.get_current_context().params
     if interactive and (target or parameters.get("output") != "text" or no_board):
@@ -53,14 +58,14 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, no_boa
     if interactive:
         from bgrecord.viewer import run
 
-        listed = list(step_records(source_of(files[0]), game, rules, issues))
+        listed = list(guarded_steps(files[0], step_records(source_of(files[0]), game, rules, issues), failed))
         _no_game(files[0], game, listed)
         run(listed)
         return
     try:
         with atomic_output(target or "-") as out:
             for name in files:
-                records = step_records(source_of(name), game, rules, issues)
+                records = guarded_steps(name, step_records(source_of(name), game, rules, issues), failed)
                 if output == "html":
                     from bgrecord.htmlpage import page
 

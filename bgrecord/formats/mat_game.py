@@ -280,7 +280,7 @@ class GameBuilder:
                 name = before.strip()
             score = number(written)
             if score is None:
-                self.issue(Severity.ERROR, "score-line", too_large(written), line, column + len(text) - len(written))
+                self.issue(Severity.ERROR, "score-line", too_large(written.strip()), line, columns[-1])
             names.append(name)
             scores.append(score)
             ratings.append(rating or None)
