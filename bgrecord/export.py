@@ -15,6 +15,7 @@ from typing import IO, Any
 
 import pandas as pd
 
+from bgrecord.extras import require
 from bgrecord.outputs import atomic_output
 from bgrecord.stats import frame
 
@@ -30,10 +31,7 @@ def table_format(path: str | Path, given: str | None) -> str:
 def needs(fmt: str) -> None:
     """Raise ``ImportError`` with the extra to install when ``fmt`` needs a missing package."""
     if fmt == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise ImportError("Parquet needs pyarrow: pip install 'bgrecord[parquet]'") from None
+        require("pyarrow")
 
 
 def neutralised(data: pd.DataFrame) -> pd.DataFrame:

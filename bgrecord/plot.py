@@ -8,25 +8,15 @@ import io
 from html import escape
 from pathlib import Path
 
+from bgrecord.extras import require
 from bgrecord.outputs import write_output
 from bgrecord.stats import Tables
-
-
-def available() -> None:
-    """Raise ``ImportError`` with the extra to install when matplotlib is missing (checked
-    before any table is written)."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise ImportError("plots need matplotlib: pip install 'bgrecord[plot]'") from None
 
 
 def report(tables: Tables, path: str | Path) -> None:
     """Write the summary as a PNG, or as a self-contained HTML page (the picture inline),
     through a temporary file renamed into place."""
-    available()
-    import matplotlib
-
+    matplotlib = require("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     players, dice = tables.players(), tables.dice()

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Iterator
 
 import pandas as pd
 
+from bgrecord.extras import require
 from bgrecord.issues import Severity
 from bgrecord.reader import match_files
 from bgrecord.records import Result
@@ -298,7 +299,7 @@ class Tables:
         return frame(rows, MATCH_COLUMNS)
 
     def dice(self) -> pd.DataFrame:
-        from scipy.stats import chisquare
+        chisquare = require("scipy.stats").chisquare
 
         rows = []
         for name in sorted(self.rolls, key=lambda n: (n == "", n)):

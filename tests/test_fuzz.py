@@ -127,7 +127,7 @@ def mutant(content: bytes, seed: int) -> bytes:
         if not data:
             break
         at = rng.randrange(len(data))
-        edit = rng.randrange(5)
+        edit = rng.choice([0, 0, 1, 2, 3, 3, 4] if len(data) < 2 * len(content) else [1])
         if edit == 0:
             data[at] = rng.randrange(256)
         elif edit == 1:
@@ -136,7 +136,7 @@ def mutant(content: bytes, seed: int) -> bytes:
             data[at:at] = data[at : at + rng.randint(1, 256)] * rng.randint(1, 8)
         elif edit == 3:
             data[at:at] = rng.choice([b"99999999999999999999", b"\x00", b"\xff\xfe", b"/", b"*", b"\r", b"]", b")", b"(;", b"\n Game 2\n"])
-        else:
+        elif rng.random() < 0.2:  # cut short, as a download that stopped
             data = data[:at]
     return bytes(data)
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS
+from conftest import CORPUS, GNUBG, TOOLS
+from test_replay_oracle import compare
 
 from bgrecord import Position, read_match
 from bgrecord.cli import main
@@ -111,3 +115,35 @@ def test_snowie_illegal_play_puts_the_next_player_on_roll_with_the_positive_coun
     assert [i.code for g in games for i in g.issues if i.severity.value == "error"] == []
     board = games[0].steps[0].after
     assert board is not None and board.turn == 0 and board.sides[0][25] == 1 and board.sides[1][6] == 4
+
+
+def gnubg_import(kind: str, path: Path, tmp_path: Path) -> dict[str, Any]:
+    """GNU Backgammon's reading of ``path`` by its ``import KIND`` command (the shared oracle
+    script, with its import command changed)."""
+    script = TOOLS / "gnubg-oracle.py"
+    if not script.exists():
+        pytest.skip(f"shared tools absent: {script}")
+    changed = tmp_path / "oracle.py"
+    changed.write_text(script.read_text().replace("'import mat \"%s\"'", f"'import {kind} \"%s\"'"))
+    (tmp_path / "list").write_text(f"{path}\n")
+    out = tmp_path / "out.jsonl"
+    environment = {**os.environ, "ORACLE_IN": str(tmp_path / "list"), "ORACLE_OUT": str(out)}
+    subprocess.run([str(GNUBG), "-t", "-q", "-p", str(changed)], stdin=subprocess.DEVNULL, capture_output=True, env=environment, timeout=300)
+    reading: dict[str, Any] = json.loads(out.read_text().splitlines()[0])
+    assert reading["ok"], reading
+    return reading
+
+
+def test_fibs_oldmoves_replays_as_gnubg_imports_it(gnubg: str, tmp_path: Path) -> None:
+    path = SAMPLES / "fibs-oldmoves.txt"
+    assert compare(path, gnubg_import("oldmoves", path, tmp_path)) > 100
+
+
+def test_a_snowie_position_is_the_board_gnubg_imports(gnubg: str, tmp_path: Path) -> None:
+    path = SAMPLES / "snowie-position.txt"
+    reading = gnubg_import("snowietxt", path, tmp_path)
+    boards = [a["board"] for a in reading["games"][0]["actions"] if a["board"]]
+    (replayed,) = replay(read_match(path))
+    setup = replayed.steps[0].after
+    assert setup is not None and [setup.id()] == boards
+    assert reading["match"]["left"] == "Alice" and (reading["games"][0]["info"]["score-X"], reading["games"][0]["info"]["score-O"]) == replayed.score

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from bgrecord.extras import require
 from bgrecord.cli.common import count, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
 
 
@@ -45,11 +46,11 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         for path, _ in named:
             check_target(path, [f for f in inputs.files if f != "-"], overwrite)
             needs(format_of(path, table_format))
+        if dice_out or plot:
+            require("scipy.stats")  # the dice table (the plot draws it too)
         if plot:
             check_target(plot, inputs.files, overwrite)
-            from bgrecord.plot import available
-
-            available()
+            require("matplotlib")
     except (OutputError, ImportError) as exc:
         fail(str(exc))
     inputs.report()

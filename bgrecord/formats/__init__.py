@@ -17,6 +17,7 @@ import zlib
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Iterator
 
+from bgrecord.extras import require
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import GameRecord, MatchRecord
 from bgrecord.source import BLOCK, Input, InputTooLarge, has_bom
@@ -130,10 +131,7 @@ def unpacked(source: Input) -> Input | None:
     if head.startswith(b"\x1f\x8b"):
         return _inflate(source, lambda stream: gzip.GzipFile(fileobj=stream), "gzip")  # type: ignore[arg-type, return-value]
     if head.startswith(b"\x28\xb5\x2f\xfd"):
-        try:
-            import zstandard
-        except ImportError:
-            raise ImportError("zstd-compressed input needs zstandard: pip install 'bgrecord[formats]'") from None
+        zstandard = require("zstandard")
         return _inflate(source, lambda stream: zstandard.ZstdDecompressor().stream_reader(stream), "zstd")
     return None
 

@@ -21,6 +21,7 @@ import io
 from typing import Any, Iterator
 
 from bgrecord import __version__
+from bgrecord.extras import require
 from bgrecord.issues import Severity, format_issue
 from bgrecord.position import BAR, OFF, Dice, LegalPlay
 from bgrecord.position import CHECKERS, Position
@@ -32,15 +33,10 @@ DOUBLE, TAKE, DROP, GAME_OVER, MATCH_OVER, FINAL, RESIGN_GAME, RESIGN_MATCH, FOR
 _SETTLE, _CUBE_SET = 34, 36
 _LEVELS = {"single": 1, "gammon": 2, "backgammon": 3}
 _SOURCES = {"mat": 1, "gam": 1, "sgf": 1, "fibs": 1, "xg": 2, "xgp": 2, "bgf": 4}
-_MISSING = "reading and writing OGXM needs the ogxm package: pip install 'bgrecord[formats]'"
 
 
 def codec() -> Any:
-    try:
-        import ogxm
-    except ImportError:
-        raise ImportError(_MISSING) from None
-    return ogxm
+    return require("ogxm")
 
 
 class OgxmWriteError(ValueError):
