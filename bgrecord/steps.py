@@ -1,8 +1,11 @@
 """Replay steps for people and programs: one plain record per action, in order, with the
-position and match IDs of the state before it and a sentence that says it in words.
+position and match IDs of the state before it, a sentence that says it in words, and the
+issues that stand at it.
 
 ``step_records(path)`` feeds ``bgrecord replay``: its JSON lines, its text, the keyboard viewer
-and the HTML page all read these records.
+and the HTML page all read these records. Nothing is left out: after an error the replay
+cannot follow, the rest of the game is given as written (``checked`` False, no position);
+issues that stand on no action (a wrong score line, the header's) go to the next action.
 """
 
 from __future__ import annotations
@@ -13,90 +16,71 @@ from typing import Any, Iterator
 
 from bgrecord.ids import MatchState
 from bgrecord.issues import Issue
-from bgrecord.position import BAR, OFF, LegalPlay, Position
-from bgrecord.replay import KINDS, GameReplay, GameResult, Step
+from bgrecord.position import LegalPlay, Position
+from bgrecord.records import Action, CubeAction, MatchRecord, Result, Roll
+from bgrecord.replay import GameReplay, Step
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
 from bgrecord.validate import replayed
-from bgrecord.writers import ids_json, play_text, step_ogids, step_state
+from bgrecord.words import action_words, game_closing, game_opening, notation, unchecked_words
+from bgrecord.writers import ids_json, step_ogids, step_state
 
-ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win")
-
-
-def _point(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def notation(play: LegalPlay) -> str:
-    """``24/18 13/11``, ``bar/22*``, ``6/off``: highest source first, hits marked."""
-    return play_text(play, _point)
+ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "setup")
+_AT_THE_END = ("unfinished-game", "match-unfinished", "no-result")  # notices about how a game or match ends
 
 
 @dataclass(slots=True)
 class StepRecord:
-    """One action replayed, for ``bgrecord replay``."""
+    """One action replayed (or, when ``checked`` is False, given as written), for ``bgrecord replay``."""
 
     game: int  # 1-based index of the game in the file
     move: int | None
     line: int
-    player: int
+    player: int | None
     names: tuple[str, str]  # the game's two players, as the words name them
     action: str
     dice: tuple[int, int] | None
     play: str | None
-    position: Position | None
+    position: Position | None  # before the action, from the side of the player to act
     match_state: MatchState
     ogid: str | None
-    cube: int
+    cube: int  # the cube before the action, and after it
     cube_owner: int | None
     score: tuple[int, int]
     words: str
     after: Position | None  # the position after the action
     played: LegalPlay | None  # the play made, for arrows on the board after it
     issues: list[Issue]
+    checked: bool = True
+    cube_after: int = 1
+    cube_owner_after: int | None = None
+    match: int = 1  # 1-based index of the match in the file
+    game_in_match: int = 1
+    opening: str | None = None  # said before the first action of a game
+    closing: str | None = None  # said after the last action of a game: the score, the match's end
+    unit: str = "line"  # what ``line`` counts: a binary file's record, move or ply
+    game_over: bool = False  # the game ended with this action
 
     @property
     def name(self) -> str:
         """The name of the player who acts."""
-        return self.names[self.player]
+        return self.names[self.player] if self.player is not None else "?"
+
+    @property
+    def length(self) -> int:
+        return self.match_state.length
 
     def to_json(self) -> dict[str, Any]:
         position = self.position
         return {
-            "game": self.game, "move": self.move, "line": self.line, "player": self.player, "name": self.name,
-            "action": self.action, "dice": list(self.dice) if self.dice else None, "play": self.play,
-            **ids_json(position, self.match_state, self.ogid), "pips": list(position.pips()) if position else None, "cube": self.cube, "cube_owner": self.cube_owner,
-            "score": list(self.score),
+            "match": self.match, "game": self.game, "move": self.move, "line": self.line, "player": self.player,
+            "name": self.name if self.player is not None else None, "action": self.action,
+            "dice": list(self.dice) if self.dice else None, "play": self.play,
+            **ids_json(position, self.match_state, self.ogid), "pips": list(position.pips()) if position else None,
+            "cube": self.cube, "cube_owner": self.cube_owner, "score": list(self.score), "checked": self.checked,
+            "issues": [{"severity": i.severity.value, "code": i.code, "message": i.message, "line": i.line, "column": i.column}
+                       for i in self.issues],
         }  # fmt: skip
-
-
-def words(step: Step, name: str, opponent: str, result: GameResult | None = None) -> str:
-    """The action in one plain sentence, for people and for screen readers."""
-    kind = step.kind
-    if kind == "move" and step.dice is not None:
-        rolled = f"{name} rolls {step.dice[0]}-{step.dice[1]}"
-        play = step.play
-        if play is None:
-            return f"{rolled} and resigns"
-        if not play.play.moves:
-            return f"{rolled} and cannot move"
-        hits = sorted(play.hit_points(), reverse=True)
-        hit_text = ", hitting on the " + " and ".join(str(p) for p in hits) + (" points" if len(hits) > 1 else " point") if hits else ""
-        return f"{rolled} and plays {notation(play)}{hit_text}"
-    if kind == "double":
-        return f"{name} doubles to {step.cube * 2}"
-    if kind in ("beaver", "raccoon"):
-        return f"{name} {kind}s: the cube goes to {(step.offered or step.cube) * 2}"
-    if kind == "take":
-        return f"{name} takes: the cube is at {step.offered or step.cube * 2}"
-    if kind == "drop":
-        return f"{name} drops: {opponent} wins {step.cube} point{'s' if step.cube != 1 else ''}"
-    if kind == "resign":
-        return f"{name} resigns"
-    if kind == "win" and result is not None:
-        how = {"bearoff": f"a {KINDS[result.kind]}", "drop": "on the dropped double", "resign": f"a resigned {KINDS[result.kind]}"}
-        return f"{name} wins {how[result.ended_by]}: {result.points} point{'s' if result.points != 1 else ''}"
-    return f"{name}: {step.action.text.strip()}"
 
 
 def step_records(path: str | Path | Input, game: int | None = None, rules: str | None = None,
@@ -106,32 +90,104 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
     the file (the reader's and the replay's), to judge the whole record by."""
     number = 0
     seen: list[Issue] = issues if issues is not None else []
+    current: MatchRecord | None = None
+    match_number = in_match = 0
+    pending: list[Issue] = []  # issues still to be said (the match's, before its first game)
     for match, record, out in replayed(path, rules, steps=True):
+        if match is not current:
+            current, match_number, in_match = match, match_number + 1, 0
         if out is None:
             if record is None:
                 seen.extend(match.issues)
+                pending.extend(match.issues)
             continue
         number += 1
+        in_match += 1
         seen.extend(out.game.issues)
         seen.extend(out.issues)
         if game is not None and number != game:
             continue
         ruleset = rules_for(match, rules)
-        here = match.issues + out.game.issues + out.issues
-        yield from _game_records(number, match.length or 0, out, ruleset.jacoby, here, match)
+        game_issues = [*pending, *out.game.issues, *out.issues] if in_match == 1 else [*out.game.issues, *out.issues]
+        pending = [] if in_match == 1 else pending
+        context = _Game(number, match_number if match_number > 1 else None, in_match, match, out, ruleset.jacoby)
+        yield from context.records(game_issues)
 
 
-def _game_records(number: int, length: int, replayed: GameReplay, jacoby: bool, issues: list[Issue], match: Any) -> Iterator[StepRecord]:
-    names = (replayed.game.names[0] or "left", replayed.game.names[1] or "right")
-    for step, ogid in zip(replayed.steps, step_ogids(replayed, length)):
-        if step.kind not in ACTIONS or step.player is None:
-            continue
-        position, state = step_state(step, replayed, match, jacoby)
+class _Game:
+    """The records of one replayed game."""
+
+    def __init__(self, number: int, match_number: int | None, in_match: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> None:
+        self.number, self.match_number, self.in_match = number, match_number, in_match
+        self.match, self.out, self.jacoby = match, out, jacoby
+        self.names = (out.game.names[0] or "left", out.game.names[1] or "right")
+        self.length = match.length or 0
+
+    def records(self, issues: list[Issue]) -> Iterator[StepRecord]:
+        made = [self.checked_record(step, ogid) for step, ogid in zip(self.out.steps, step_ogids(self.out, self.length))
+                if step.kind in ACTIONS and (step.player is not None or step.kind == "setup")]  # fmt: skip
+        if not self.out.checked:  # the rest of the game as written, from the action the replay stopped at
+            actions = self.out.game.actions
+            index = {id(action): i for i, action in enumerate(actions)}
+            last = max((index.get(id(step.action), -1) for step in self.out.steps), default=-1)
+            made += [self.unchecked_record(a) for a in actions[last + 1 :] if isinstance(a, (Roll, CubeAction, Result))]
+        if not made:
+            return
+        self.place(issues, made)
+        out = self.out
+        made[0].opening = game_opening(self.in_match, self.names, out.score, self.length, out.crawford, self.match_number)
+        if out.result is not None:
+            after = list(out.score)
+            after[out.result.winner] += out.result.points
+            ender = [r for r in made if r.game_over][-1] if any(r.game_over for r in made) else made[-1]
+            ender.closing = game_closing(self.names, (after[0], after[1]), self.length)
+        yield from made
+
+    def place(self, issues: list[Issue], made: list[StepRecord]) -> None:
+        """Each issue at the record on its line, else at the next record after it (the last
+        record for what comes after every action)."""
+        lines = [r.line for r in made]
+        for issue in issues:
+            if issue.code in _AT_THE_END:
+                made[-1].issues.append(issue)
+                continue
+            line = issue.line if issue.line is not None else 0
+            index = next((i for i, at in enumerate(lines) if at >= line), len(made) - 1)
+            made[index].issues.append(issue)
+
+    def checked_record(self, step: Step, ogid: str | None) -> StepRecord:
+        out = self.out
+        position, state = step_state(step, out, self.match, self.jacoby)
         player = step.player
-        here = [i for i in issues if i.line == step.action.line and i.game in (None, replayed.game.index)]
-        yield StepRecord(
-            number, step.action.number, step.action.line, player, names, step.kind, step.dice,
+        name, opponent = (self.names[player], self.names[1 - player]) if player is not None else ("", "")
+        cube_after, owner_after = _cube_after(step)
+        record = StepRecord(
+            self.number, step.action.number, step.action.line, player, self.names, step.kind, step.dice,
             notation(step.play) if step.play is not None else ("" if step.kind == "move" else None),
-            position, state, ogid, step.cube, step.cube_owner, step.score, words(step, names[player], names[1 - player], replayed.result),
-            step.after, step.play, here,
-        )
+            position, state, ogid, step.cube, step.cube_owner, step.score, action_words(step, name, opponent, out.result),
+            step.after, step.play, [], cube_after=cube_after, cube_owner_after=owner_after,
+            match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit,
+        )  # fmt: skip
+        record.game_over = step.kind in ("win", "drop") or (step.kind == "accept-resign" and out.result is not None)
+        return record
+
+    def unchecked_record(self, action: Action) -> StepRecord:
+        player = action.player
+        name = self.names[player] if player is not None else "?"
+        kind = "move" if isinstance(action, Roll) else action.kind if isinstance(action, (CubeAction, Result)) else "comment"
+        state = MatchState(length=self.length, score=self.out.score, crawford=self.out.crawford)
+        return StepRecord(
+            self.number, action.number, action.line, player, self.names, kind,
+            action.dice if isinstance(action, Roll) else None, None, None, state, None, self.out.cube, self.out.cube_owner,
+            self.out.score, unchecked_words(action, name), None, None, [], checked=False, cube_after=self.out.cube,
+            cube_owner_after=self.out.cube_owner, match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit,
+        )  # fmt: skip
+
+
+def _cube_after(step: Step) -> tuple[int, int | None]:
+    """The cube's value and owner once ``step`` is done."""
+    if step.kind == "take" and step.player is not None:
+        return step.offered or step.cube * 2, step.player
+    if step.kind in ("beaver", "raccoon") and step.player is not None:
+        return (step.offered or step.cube) * 2, step.player
+    return step.cube, step.cube_owner

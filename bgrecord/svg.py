@@ -18,6 +18,8 @@ POINT = (WIDTH - 2 * MARGIN - BAR_WIDTH - TRAY) / 12
 RADIUS = POINT / 2 - 1.5
 COLOURS = ("#f4efe1", "#303030")  # player 0 (O), player 1 (X)
 STROKES = ("#555", "#000")
+BAR_X = MARGIN + 6 * POINT
+TRAY_X = WIDTH - MARGIN - TRAY + 6
 
 
 def _point_x(point: int) -> float:
@@ -48,27 +50,15 @@ def _place(position: Position, player: int, point_of_x: int) -> int:
     return side[point_of_x] if player == 1 else side[BAR - point_of_x]
 
 
-def board(
-    position: Position,
-    cube: int = 1,
-    cube_owner: int | None = None,
-    dice: Sequence[int] | None = None,
-    last_play: Sequence[Move] = (),
-    title: str | None = None,
-    dice_player: int | None = None,
-) -> str:
-    """The SVG text of ``position``: points, checkers (a count on the fifth when more than five),
-    the bar, borne-off trays, the cube with its value next to its owner (or centred), the dice
-    (of ``dice_player``, by default the side on roll), and arrows for ``last_play`` (moves of
-    the side not on roll)."""
+def background(label_side: int = 1) -> str:
+    """What every board shares: the frame, the points, the bar, and the point numbers of
+    ``label_side`` (each number a ``<text class="label" data-point="N">``, N in player 1's
+    numbering, so that a page can renumber them)."""
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img">',
-        f"<title>{escape(title or 'Backgammon position ' + position.id())}</title>",
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#6b4f2a"/>',
         f'<rect x="{MARGIN}" y="{MARGIN}" width="{WIDTH - 2 * MARGIN - TRAY}" height="{HEIGHT - 2 * MARGIN}" fill="#c8ab7d"/>',
+        f'<rect x="{BAR_X:.1f}" y="{MARGIN}" width="{BAR_WIDTH}" height="{HEIGHT - 2 * MARGIN}" fill="#6b4f2a"/>',
     ]
-    bar_x = MARGIN + 6 * POINT
-    parts.append(f'<rect x="{bar_x:.1f}" y="{MARGIN}" width="{BAR_WIDTH}" height="{HEIGHT - 2 * MARGIN}" fill="#6b4f2a"/>')
     for point in range(1, 25):
         x = _point_x(point)
         top = point >= 13
@@ -76,7 +66,21 @@ def board(
         fill = "#8c2f1b" if point % 2 else "#e9dcc0"
         parts.append(f'<polygon points="{x - POINT / 2:.1f},{base} {x + POINT / 2:.1f},{base} {x:.1f},{tip}" fill="{fill}"/>')
         label_y = MARGIN - 6 if top else HEIGHT - MARGIN + 14
-        parts.append(f'<text x="{x:.1f}" y="{label_y}" font-size="10" text-anchor="middle" fill="#eee">{point}</text>')
+        label = point if label_side == 1 else BAR - point
+        parts.append(f'<text class="label" data-point="{point}" x="{x:.1f}" y="{label_y}" font-size="10" text-anchor="middle" fill="#eee">{label}</text>')
+    return "".join(parts)
+
+
+def pieces(position: Position, cube: int = 1, cube_owner: int | None = None, dice: Sequence[int] | None = None,
+           last_play: Sequence[Move] = (), dice_player: int | None = None) -> str:  # fmt: skip
+    """What changes from board to board: the checkers (a count on the fifth when more than
+    five), the bar, the borne-off trays, the cube with its value next to its owner (or
+    centred), the dice (of ``dice_player``, by default the side on roll), and arrows for
+    ``last_play`` (moves of the side not on roll). ``bgrecord/htmlpage.py`` draws the same in
+    the page's script, from the same constants."""
+    parts = []
+    for point in range(1, 25):
+        x = _point_x(point)
         for player in (0, 1):
             count = _place(position, player, point)
             for index in range(min(count, 5)):
@@ -86,14 +90,13 @@ def board(
         count = position.sides[player][BAR]
         for index in range(min(count, 4)):
             y = HEIGHT / 2 - 30 - index * 2 * RADIUS if player == 1 else HEIGHT / 2 + 30 + index * 2 * RADIUS
-            parts.append(_checker(bar_x + BAR_WIDTH / 2, y, player, str(count) if index == 3 and count > 4 else ""))
+            parts.append(_checker(BAR_X + BAR_WIDTH / 2, y, player, str(count) if index == 3 and count > 4 else ""))
         off = position.sides[player][OFF]
-        tray_x = WIDTH - MARGIN - TRAY + 6
         for index in range(off):
             y = (HEIGHT - MARGIN - 6 - index * 7) if player == 1 else (MARGIN + 2 + index * 7)
-            parts.append(f'<rect x="{tray_x}" y="{y:.1f}" width="{TRAY - 12}" height="5" fill="{COLOURS[player]}" stroke="{STROKES[player]}"/>')
+            parts.append(f'<rect x="{TRAY_X}" y="{y:.1f}" width="{TRAY - 12}" height="5" fill="{COLOURS[player]}" stroke="{STROKES[player]}"/>')
     cube_y = HEIGHT / 2 - 14 if cube_owner is None else (MARGIN + 4 if cube_owner == 0 else HEIGHT - MARGIN - 32)
-    cube_x = WIDTH - MARGIN - TRAY + 8 if cube_owner is None else bar_x + 4
+    cube_x = WIDTH - MARGIN - TRAY + 8 if cube_owner is None else BAR_X + 4
     parts.append(f'<rect x="{cube_x:.1f}" y="{cube_y:.1f}" width="28" height="28" rx="4" fill="#fff" stroke="#000"/>')
     parts.append(f'<text x="{cube_x + 14:.1f}" y="{cube_y + 19:.1f}" font-size="14" text-anchor="middle">{cube}</text>')
     if dice:
@@ -109,8 +112,27 @@ def board(
             f'<line x1="{start[0]:.1f}" y1="{start[1]:.1f}" x2="{end[0]:.1f}" y2="{end[1]:.1f}" stroke="#1f6fd1" stroke-width="3" opacity="0.8"/>'
         )
         parts.append(f'<circle cx="{end[0]:.1f}" cy="{end[1]:.1f}" r="5" fill="#1f6fd1"/>')
-    parts.append("</svg>")
     return "".join(parts)
+
+
+def board(
+    position: Position,
+    cube: int = 1,
+    cube_owner: int | None = None,
+    dice: Sequence[int] | None = None,
+    last_play: Sequence[Move] = (),
+    title: str | None = None,
+    dice_player: int | None = None,
+    description: str | None = None,
+) -> str:
+    """The SVG text of ``position``: :func:`background` and :func:`pieces`, with a title and
+    (for screen readers) a description in words."""
+    desc = f"<desc>{escape(description)}</desc>" if description else ""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img">'
+        f"<title>{escape(title or 'Backgammon position ' + position.id())}</title>{desc}"
+        f"{background()}{pieces(position, cube, cube_owner, dice, last_play, dice_player)}</svg>"
+    )
 
 
 def _arrow_end(point: int, player: int) -> tuple[float, float]:

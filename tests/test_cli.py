@@ -124,7 +124,7 @@ BROKEN = (
 
 def test_validate_samples_is_clean() -> None:
     code, out = run("validate", str(SAMPLES))
-    assert code == 0 and out.rstrip().endswith("19 files, 41 games: 0 errors, 2 warnings, 6 notes")
+    assert code == 0 and out.rstrip().endswith("19 files, 41 games: 0 errors, 2 warnings, 6 infos")
     code, out = run("validate", "--strict", str(SAMPLES))
     assert code == 1
 
@@ -137,7 +137,7 @@ def test_validate_reports_a_move_error_like_a_compiler(tmp_path: Path) -> None:
     assert code == 1
     assert first.startswith(f"{bad}:6:6: error[wrong-distance] 13/8: the distance matches no unused die (position ")
     assert "dice 64); did you mean 24/18 13/9" in first
-    assert out.rstrip().endswith("1 file, 1 game: 1 error, 0 warnings, 1 note")
+    assert out.rstrip().endswith("1 file, 1 game: 1 error, 0 warnings, 1 info")
 
 
 def test_validate_json_document(tmp_path: Path) -> None:

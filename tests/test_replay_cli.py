@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS, oracle_matches
+from conftest import CORPUS, DATA, oracle_matches
 
 from bgrecord import MatchState, Play, Position
 from bgrecord.cli import main
 from bgrecord.steps import step_records
 from bgrecord.svg import board
+from bgrecord.words import board_words
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 XG = SAMPLES / "xg-tags-bom-crlf.mat"
@@ -48,8 +49,9 @@ def test_jsonl_schema() -> None:
     lines = [json.loads(line) for line in result.output.splitlines()]
     assert result.exit_code == 0 and len(lines) == 13
     first = lines[0]
-    assert set(first) == {"path", "game", "move", "line", "player", "name", "action", "dice", "play", "position_id", "match_id",
-                          "xgid", "ogid", "pips", "cube", "cube_owner", "score"}  # fmt: skip
+    assert set(first) == {"path", "match", "game", "move", "line", "player", "name", "action", "dice", "play", "position_id",
+                          "match_id", "xgid", "ogid", "pips", "cube", "cube_owner", "score", "checked", "issues"}  # fmt: skip
+    assert first["checked"] is True and first["issues"] == [] and first["match"] == 1
     assert first["ogid"] == "11ccccchhhjjjjj:66666888dddddoo:N0N:14:B:IB:0:0:5:0" and first["path"] == str(XG)
     assert (first["position_id"], first["play"], first["pips"], first["name"]) == ("4HPwATDgc/ABMA", "24/23 13/9", [167, 167], "Jake Jacobs")
     assert [line["action"] for line in lines].count("double") == 2 and lines[-1]["action"] == "win"
@@ -72,45 +74,66 @@ def test_text_says_each_step_in_words_with_the_board() -> None:
     assert " Pip count  O: 162  X: 167" in result.output
 
 
-def read_until(fd: int, text: str, timeout: float = 20.0) -> str:
-    seen = b""
-    deadline = time.time() + timeout
-    while text.encode() not in seen and time.time() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.2)
-        if ready:
-            try:
-                seen += os.read(fd, 4096)
-            except OSError:
-                break
-    return seen.decode("utf-8", "replace")
-
-
-def test_interactive_viewer_through_a_pseudo_terminal() -> None:
-    master, slave = os.openpty()
-    process = subprocess.Popen([sys.executable, "-m", "bgrecord", "replay", str(XG), "--interactive"],
-                               stdin=slave, stdout=slave, stderr=slave, close_fds=True)  # fmt: skip
-    os.close(slave)
+def test_interactive_viewer_with_the_seeds_keys_and_the_arrows_through_a_pseudo_terminal() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "bgrecord", "replay", str(XG), "--interactive"], encoding="utf-8", timeout=20)
     try:
-        assert "18 steps in 2 games" in read_until(master, "for help.")
-        steps = [("\n", "Jake Jacobs rolls 4-1 and plays 24/23 13/9."), ("\n", "Hosaka Noriyuki rolls 4-3"),
-                 ("c", "Hosaka Noriyuki rolled 4-3."), ("d", "The cube is at 1, in the middle."),
-                 ("t", "Jake Jacobs is on roll."), ("p", "Pip counts: Jake Jacobs 162, Hosaka Noriyuki 160."),
-                 ("s", "Score before this game: Jake Jacobs 0, Hosaka Noriyuki 0."),
-                 ("i", "Game 1 of a 5 point match"), ("v", "Pip count  O: 162  X: 160"),
-                 ("b", "Jake Jacobs rolls 4-1"), ("g", "Go to game (1-2): ")]  # fmt: skip
-        for key, expected in steps:
-            os.write(master, key.encode())
-            assert expected in read_until(master, expected), (key, expected)
-        os.write(master, b"2\n")
-        assert "Game 2, move 1: Hosaka Noriyuki rolls 3-1" in read_until(master, "rolls 3-1")
-        os.write(master, b"?")
-        assert "Keys: Enter next step" in read_until(master, "Q quit.")
-        os.write(master, b"q")
-        assert "Goodbye." in read_until(master, "Goodbye.")
-        assert process.wait(timeout=20) == 0
+        child.expect_exact("18 steps in 2 games. Press Enter for the first step, ? for help.")
+        keys = [
+            ("\r", "Game 1 of a 5 point match: Jake Jacobs 0, Hosaka Noriyuki 0. Game 1, move 1: Jake Jacobs rolls 4-1 and plays 24/23 13/9."),
+            ("\x1b[C", "Game 1, move 1: Hosaka Noriyuki rolls 4-3 and plays 24/21 13/9."),  # Right arrow
+            ("c", "Hosaka Noriyuki rolled 4-3."),
+            ("t", "Jake Jacobs is on roll."),
+            ("p", "Pip counts: Jake Jacobs 162, Hosaka Noriyuki 160."),
+            ("s", "Score before this game: Jake Jacobs 0, Hosaka Noriyuki 0, of 5."),
+            ("i", "Game 1 of a 5 point match, between Jake Jacobs and Hosaka Noriyuki."),
+            ("w", "Points from Jake Jacobs's side. Jake Jacobs: 1 on the 24 point, 1 on the 23, 4 on the 13, 1 on the 9, 3 on the 8, 5 on the 6."),
+            ("v", "Pip count  O: 162  X: 160"),
+            ("\x1b[D", "Game 1, move 1: Jake Jacobs rolls 4-1 and plays 24/23 13/9."),  # Left arrow
+            ("\x04", "Game 1, move 3: Hosaka Noriyuki doubles to 2."),  # Ctrl+D: the next cube action
+            ("t", "Jake Jacobs is to answer Hosaka Noriyuki's double."),
+            ("d", "The cube is at 1, in the middle; Hosaka Noriyuki offers it at 2."),
+            ("\r", "Game 1, move 4: Jake Jacobs takes: the cube is at 2."),
+            ("d", "The cube is at 2, owned by Jake Jacobs."),
+            ("v", "O: Jake Jacobs (Cube: 2)"),
+            ("\x1b[F", "Hosaka Noriyuki wins a resigned single game: 1 point. Info, match-unfinished: match unfinished at 2-1 of 5."),  # End
+            ("t", "The game is over. Score: Jake Jacobs 2, Hosaka Noriyuki 1, of 5."),
+            ("\x1b[H", "Game 1, move 1: Jake Jacobs rolls 4-1"),  # Home
+            ("\x1b[B", "Game 2 of a 5 point match: Jake Jacobs 2, Hosaka Noriyuki 0. Game 2, move 1: Hosaka Noriyuki rolls 3-1"),  # Down
+            ("\x1b[A", "Game 1 of a 5 point match: Jake Jacobs 0, Hosaka Noriyuki 0. Game 1, move 1"),  # Up: the game before
+        ]
+        for key, expected in keys:
+            child.send(key)
+            child.expect_exact(expected)
+        child.send("o")
+        child.expect_exact("Which point (1-24, or bar)? ")
+        child.sendline("13")
+        child.expect_exact("The 13 point: 5 checkers of Hosaka Noriyuki.")
+        child.send("g")
+        child.expect_exact("Go to game (1-2): ")
+        child.sendline("")
+        child.expect_exact("Staying at game 1.")
+        child.send("g")
+        child.sendline("7")
+        child.expect_exact("There is no game 7: the games are 1 to 2.")
+        child.send("x")
+        child.expect_exact("Unknown key: ? lists the keys.")
+        child.send("?")
+        child.expect_exact("Keys: Enter, Space or Right arrow: next step;")
+        child.expect_exact("Q or Ctrl+C: quit.")
+        child.send("q")
+        child.expect_exact("Goodbye.")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        again = pexpect.spawn(sys.executable, ["-m", "bgrecord", "replay", str(XG), "-i"], encoding="utf-8", timeout=20)
+        again.expect_exact("for help.")
+        again.sendintr()  # Ctrl+C quits as Q does, without a traceback
+        again.expect_exact("Goodbye.")
+        again.expect(pexpect.EOF)
+        assert "Traceback" not in (again.before or "")
     finally:
-        process.kill()
-        os.close(master)
+        child.close(force=True)
 
 
 def test_svg_board() -> None:
@@ -124,34 +147,67 @@ def test_svg_board() -> None:
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
-def test_html_page_steps_with_the_arrow_keys_in_chromium(tmp_path: Path) -> None:
+def test_html_page_is_keyboard_navigable_and_says_each_board_in_words(tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.sync_api")
     page_path = tmp_path / "replay.html"
     result = CliRunner().invoke(main, ["replay", str(XG), "--format", "html", "-o", str(page_path)])
     assert result.exit_code == 0
+    records = list(step_records(XG))
     with playwright.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
             "--disable-sync", "--no-first-run"])  # fmt: skip
         try:
-            page = browser.new_page(viewport={"width": 1100, "height": 640})
+            page = browser.new_page(viewport={"width": 1100, "height": 700})
             page.goto(page_path.as_uri())
-            assert page.text_content("#words") == "Jake Jacobs rolls 4-1 and plays 24/23 13/9"
-            first_board = page.inner_html("#board")
+            words = page.text_content("#words")
+            assert words == "Game 1 of a 5 point match: Jake Jacobs 0, Hosaka Noriyuki 0. Jake Jacobs rolls 4-1 and plays 24/23 13/9."
+            assert page.text_content("#board-words") == board_words(records[0].after, records[0].names)  # type: ignore[arg-type]
+            assert page.text_content("#board-desc") == page.text_content("#board-words")
+            status = page.text_content("#status") or ""
+            assert "Game 1, 5 point match. Score before the game: Jake Jacobs 0, Hosaka Noriyuki 0." in status
+            assert "Pips: Jake Jacobs 162, Hosaka Noriyuki 167." in status and "Cube: 1, in the middle." in status
+            first_board = page.inner_html("#pieces")
             page.keyboard.press("ArrowRight")
-            assert page.text_content("#words") == "Hosaka Noriyuki rolls 4-3 and plays 24/21 13/9"
-            assert page.text_content("#position") == "2 / 18"
-            assert page.inner_html("#board") != first_board
+            assert page.text_content("#words") == "Hosaka Noriyuki rolls 4-3 and plays 24/21 13/9."
+            assert page.text_content("#position") == "2 / 18" and page.inner_html("#pieces") != first_board
             assert page.get_attribute("#step1", "aria-current") == "step" and page.get_attribute("#step0", "aria-current") is None
-            page.click("#back")
-            assert page.text_content("#position") == "1 / 18"
-            page.keyboard.press("ArrowRight")
-            page.keyboard.press("ArrowRight")
-            page.keyboard.press("ArrowRight")
+            for index in (2, 5, 6, 11):  # boards drawn from their IDs say what Python says
+                page.keyboard.press("Home")
+                for _ in range(index):
+                    page.keyboard.press("ArrowRight")
+                record = records[index]
+                assert page.text_content("#board-words") == board_words(record.after, record.names), index  # type: ignore[arg-type]
+            assert "Cube: 2, owned by Jake Jacobs." in (page.text_content("#status") or "")  # after the take
+            # Tab reaches the move list; Enter on a move shows it
+            for _ in range(30):
+                page.keyboard.press("Tab")
+                if (page.evaluate("document.activeElement.id") or "").startswith("step"):
+                    break
+            focused = page.evaluate("document.activeElement.id")
+            assert focused.startswith("step")
+            page.keyboard.press("Tab")
+            page.keyboard.press("Enter")
+            assert page.text_content("#position") == f"{int(focused[4:]) + 2} / 18"
+            # point numbers from a chosen side
+            page.keyboard.press("Home")
+            page.select_option("#view", "0")
+            assert page.text_content("#board .label[data-point='1']") == "24"
+            page.select_option("#view", "1")
+            assert page.text_content("#board .label[data-point='1']") == "1"
             page.screenshot(path=str(tmp_path / "replay.png"))
             assert (tmp_path / "replay.png").read_bytes()[:4] == b"\x89PNG"
         finally:
             browser.close()
+
+
+def test_the_html_of_a_25_point_match_stays_small(tmp_path: Path) -> None:
+    out = tmp_path / "long.html"
+    result = CliRunner().invoke(main, ["replay", str(DATA / "gnubg" / "m12-25pt.mat"), "--format", "html", "-o", str(out)])
+    assert result.exit_code == 0
+    steps = sum(1 for _ in step_records(DATA / "gnubg" / "m12-25pt.mat"))
+    assert steps > 500 and out.stat().st_size < 1_000_000
+    assert out.stat().st_size / steps < 300  # a step is data, not a drawing
 
 
 def test_a_file_without_a_game_is_an_error_not_an_empty_replay(tmp_path: Path) -> None:

@@ -103,6 +103,6 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
         if not quiet:
             click.echo(
                 f"{count(len(inputs.files), 'file')}, {count(games, 'game')}: {count(totals[Severity.ERROR], 'error')}, "
-                f"{count(totals[Severity.WARNING], 'warning')}, {count(totals[Severity.INFO], 'note')}"
+                f"{count(totals[Severity.WARNING], 'warning')}, {count(totals[Severity.INFO], 'info')}"
             )
     _exit(inputs, failed, bool(totals[Severity.ERROR] or (strict and totals[Severity.WARNING])))

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import click
+from click.core import ParameterSource
 
 from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
 from bgrecord.issues import Issue, Severity
@@ -18,13 +19,15 @@ from bgrecord.issues import Issue, Severity
 @click.option("--format", "output", type=click.Choice(["text", "jsonl", "html"]), default="text", show_default=True,
               help="text: each step in words and the board after it; jsonl: one JSON object per action; html: one "
                    "self-contained page (of one file).")  # fmt: skip
-@click.option("--no-board", is_flag=True, help="text: the steps in words only, without the boards.")
+@click.option("--board", "board", type=click.Choice(["ascii", "words", "none"]), default="ascii", show_default=True,
+              help="text: the board after each step as GNU Backgammon draws it, in words (for a screen reader), or none.")
+@click.option("--no-board", is_flag=True, help="The same as --board none.")
 @click.option("-o", "--output-file", "target", metavar="FILE", help="Write here instead of standard output.")
 @overwrite_option
 @click.option("--interactive", "-i", is_flag=True, help="Step through one record with the keyboard (the keys: docs/cli.md, or ? in the viewer).")
 @rules_option()
-def replay_command(paths: tuple[str, ...], game: int | None, output: str, no_board: bool, target: str | None, overwrite: bool,
-                   interactive: bool, rules: str | None) -> None:
+def replay_command(paths: tuple[str, ...], game: int | None, output: str, board: str, no_board: bool, target: str | None,
+                   overwrite: bool, interactive: bool, rules: str | None) -> None:
     """Replay match files step by step, for people and for programs.
 
     PATHS are files or folders (searched for match files), or - for standard input; records are
@@ -40,9 +43,10 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, no_boa
         issues.append(issue)
         click.echo(f"bgrecord: {issue.path}: {issue.message}", err=True)
 
-    parameters = click.get_current_context().params
-    if interactive and (target or parameters.get("output") != "text" or no_board):
-        raise click.UsageError("--interactive reads the keyboard: it takes neither --format, --no-board nor -o")
+    source = click.get_current_context().get_parameter_source
+    if interactive and (target or source("output") is not ParameterSource.DEFAULT or no_board or source("board") is not ParameterSource.DEFAULT):
+        raise click.UsageError("--interactive reads the keyboard: it takes neither --format, --board, --no-board nor -o")
+    board = "none" if no_board else board
     found = gather(paths)
     found.report()
     files = found.files
@@ -76,7 +80,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, no_boa
                     continue
                 if len(files) > 1 and output == "text":
                     out.write(f"== {name} ==\n")
-                produced += _write(out, records, output, no_board, name)
+                produced += _write(out, records, output, board, name)
     except OutputError as exc:
         fail(str(exc))
     if not produced and not found.missing:
@@ -95,24 +99,15 @@ def _no_game(name: str, game: int | None, records: list[Any]) -> None:
     raise Nothing(f"{name}: no game to replay (bgrecord validate {name} says why)")
 
 
-def _write(out: IO[str], records: Any, output: str, no_board: bool, path: str) -> int:
+def _write(out: IO[str], records: Any, output: str, board: str, path: str) -> int:
     """The records as text or JSON lines, each as soon as it is made; how many."""
-    from bgrecord.board import ascii_board
+    from bgrecord.textreplay import text_lines
 
     written = 0
     for record in records:
         written += 1
         if output == "jsonl":
             out.write(json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + "\n")
-            continue
-        lines = [f"Game {record.game}, move {record.move or '-'}: {record.words}."]
-        if not no_board and record.after is not None and record.action in ("move", "take", "drop"):
-            state = record.match_state
-            lines.append(ascii_board(record.after, names=record.names).rstrip("\n"))
-            owner = f" owned by {record.names[record.cube_owner]}" if record.cube_owner is not None else " in the middle"
-            lines.append(f" Score {record.score[0]}-{record.score[1]}, cube {record.cube}{owner}"
-                         + (f", {state.length} point match" if state.length else ", money play"))
-        for issue in record.issues:
-            lines.append(f" {issue}")
-        out.write("\n".join(lines) + "\n")
+        else:
+            out.write("\n".join(text_lines(record, board)) + "\n")
     return written

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/gnubg"
 gnubg=${GNUBG:-/usr/games/gnubg}
-lengths=(3 5 7 9 11 5 7 13 1 3 0 0)
+lengths=(3 5 7 9 11 5 7 13 1 3 0 0 25)
 for i in "${!lengths[@]}"; do
     len=${lengths[$i]}; seed=$((700 + i)); name=$(printf 'm%02d-%s' "$i" "$([ "$len" = 0 ] && echo money || echo "${len}pt")")
     {
