@@ -2,4 +2,5 @@
 
 from bgrecord.cli import entry
 
-entry()
+if __name__ == "__main__":  # not when a worker process (Dask's, multiprocessing's spawn) imports this module
+    entry()

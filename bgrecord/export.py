@@ -16,21 +16,25 @@ from typing import IO, Any
 import pandas as pd
 
 from bgrecord.extras import require
-from bgrecord.outputs import atomic_output
+from bgrecord.outputs import atomic_folder, atomic_output
 from bgrecord.stats import frame
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+PARTITION = "source"  # a dataset's partition column: the folder of the file, below the inputs' common folder
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
 def table_format(path: str | Path, given: str | None) -> str:
-    """The format of a table output: as given, else by the output's extension, else CSV."""
-    return given or FORMATS.get(Path(path).suffix.lower(), "csv")
+    """The format of a table output: as given, else by the output's extension (a name ending
+    in ``/`` is a Parquet dataset folder), else CSV."""
+    if given:
+        return given
+    return "dataset" if str(path).endswith(("/", "\\")) else FORMATS.get(Path(path).suffix.lower(), "csv")
 
 
 def needs(fmt: str) -> None:
     """Raise ``ImportError`` with the extra to install when ``fmt`` needs a missing package."""
-    if fmt == "parquet":
+    if fmt in ("parquet", "dataset"):
         require("pyarrow")
 
 
@@ -98,3 +102,46 @@ def write_table(data: pd.DataFrame, path: str | Path, fmt: str) -> None:
     """A whole table, written as :class:`TableWriter` writes it batch by batch."""
     with TableWriter(path, fmt, {str(name): str(kind) for name, kind in data.dtypes.items()}) as writer:
         writer.write_frame(data)
+
+
+class DatasetWriter:
+    """A Parquet dataset: a folder of Parquet files partitioned by the folder each record file
+    stands in (``source=2019/...``, below ``root``), as pandas, DuckDB, Dask and pyarrow read
+    it; written batch by batch into a temporary folder put in place when complete."""
+
+    def __init__(self, path: str | Path, columns: dict[str, str], root: str | Path) -> None:
+        needs("dataset")
+        self.path, self.columns, self.root = Path(path), columns, Path(root)
+        self.rows = 0
+        self._batches = 0
+        self._stack = contextlib.ExitStack()
+        self._folder = self._stack.enter_context(atomic_folder(self.path))
+
+    def source(self, file: str) -> str:
+        folder = Path(file).parent
+        try:
+            relative = folder.resolve().relative_to(self.root.resolve())
+        except ValueError:
+            relative = folder
+        return relative.as_posix() if str(relative) not in ("", ".") else "."
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        self.write_frame(frame(rows, self.columns))
+
+    def write_frame(self, data: pd.DataFrame) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        data = data.assign(**{PARTITION: data["file"].map(self.source).astype("string")})
+        if len(data) or not self._batches:
+            table = pa.Table.from_pandas(data, preserve_index=False)
+            pq.write_to_dataset(table, self._folder, partition_cols=[PARTITION], basename_template=f"part-{self._batches:05}-{{i}}.parquet",
+                                existing_data_behavior="overwrite_or_ignore")  # fmt: skip
+            self._batches += 1
+        self.rows += len(data)
+
+    def __enter__(self) -> DatasetWriter:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, trace: TracebackType | None) -> None:
+        self._stack.__exit__(kind, value, trace)

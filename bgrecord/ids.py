@@ -286,3 +286,28 @@ def xg_position(text: str, turn: int = 0) -> Position:
     """The position of XGID's first field (26 characters): uppercase is player 1 (XG's
     bottom player), as GNU Backgammon maps it."""
     return XGID.parse(f"XGID={text}:0:0:{1 if turn == 1 else -1}:00:0:0:0:0:10").position
+
+
+def identify(text: str, turn: int | None = None) -> tuple[Position, MatchState | None]:
+    """The position (and the match state, where the identifier holds one) of a Position ID,
+    a gnubg ID (``PositionID:MatchID``), an XGID or an OGID; ``turn`` is the player on roll
+    for a bare Position ID (0 by default). Raises ``ValueError`` saying what is wrong."""
+    from bgrecord.ogid import OGID, looks_like_ogid
+
+    if looks_like_ogid(text):
+        ogid = OGID.parse(text)
+        offered = ogid.cube_action == "O"
+        to_act = ogid.position.turn
+        roller = 1 - to_act if offered else to_act  # a double offered: the doubler's side, as gnubg shows it
+        state = MatchState(cube=ogid.cube, cube_owner=ogid.cube_owner, player=roller, crawford=ogid.crawford,
+                           turn=to_act, doubled=offered, dice=(max(ogid.dice), min(ogid.dice)),
+                           length=ogid.length, score=ogid.score)  # fmt: skip
+        return Position(ogid.position.sides, roller), state
+    if text.upper().startswith("XGID=") or text.count(":") >= 9:
+        xgid = XGID.parse(text)
+        return xgid.position, xgid.match
+    if ":" in text:
+        position_id, match_id = text.split(":", 1)
+        match = MatchState.from_id(match_id)
+        return Position.from_id(position_id, match.player if turn is None else turn), match
+    return Position.from_id(text, turn or 0), None

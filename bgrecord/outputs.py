@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -31,24 +32,27 @@ def same_file(first: str | Path, second: str | Path) -> bool:
         return Path(first).resolve() == Path(second).resolve()
 
 
-def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrite: bool = False) -> None:
+def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrite: bool = False, folder: bool = False) -> None:
     """Raise :class:`OutputError` if ``target`` is one of ``inputs``, or exists and may not be
-    overwritten. Standard output and special files always may be written."""
+    overwritten. Standard output and special files always may be written. ``folder``: the
+    output is a folder (a dataset), which must not hold an input."""
     if str(target) == STDOUT:
         return
     path = Path(target)
     for source in inputs:
         if str(source) != "-" and same_file(source, path):
             raise OutputError(f"{path}: this is an input: bgrecord never writes over an input")
+        if folder and str(source) != "-" and path.resolve() in Path(source).resolve().parents:
+            raise OutputError(f"{path}: holds an input ({source}): bgrecord never writes over an input")
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
         return
     except OSError as exc:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(mode):
-        raise OutputError(f"{path}: is a folder, not a file")
-    if stat.S_ISREG(mode) and not overwrite:
+    if stat.S_ISDIR(mode) != folder:
+        raise OutputError(f"{path}: is a folder, not a file" if not folder else f"{path}: is a file, not a folder")
+    if (stat.S_ISREG(mode) or folder) and not overwrite:
         raise OutputError(f"{path}: exists (--overwrite replaces it)")
 
 
@@ -108,3 +112,30 @@ def write_output(target: str | Path, content: str | bytes) -> None:
     """Write ``content`` to ``target`` through :func:`atomic_output`."""
     with atomic_output(target, binary=isinstance(content, bytes)) as out:
         out.write(content)
+
+
+@contextlib.contextmanager
+def atomic_folder(target: str | Path) -> Iterator[Path]:
+    """A temporary folder beside ``target`` to write a folder of files in, put in the place of
+    ``target`` (and of what was there) when the block ends without an exception, removed when
+    it does not."""
+    path = Path(target)
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        temporary = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        yield temporary
+        old = None
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=parent))
+            os.replace(path, old / path.name)
+        os.replace(temporary, path)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException as exc:
+        shutil.rmtree(temporary, ignore_errors=True)
+        if isinstance(exc, OSError) and not isinstance(exc, OutputError):
+            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise

@@ -14,14 +14,14 @@ import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import pandas as pd
 
 from bgrecord.extras import require
 from bgrecord.issues import Severity
 from bgrecord.reader import match_files
-from bgrecord.records import Result
+from bgrecord.records import MatchRecord, Result
 from bgrecord.replay import GameReplay
 from bgrecord.source import Input
 from bgrecord.validate import guarded, replayed
@@ -30,7 +30,8 @@ RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]
 
 GAME_COLUMNS: dict[str, str] = {
-    "file": "string", "match_key": "string", "match": "Int64", "game": "Int64", "match_length": "Int64",
+    "file": "string", "file_key": "string", "match_key": "string", "duplicate_of": "string", "match": "Int64",
+    "game": "Int64", "match_length": "Int64",
     "variant": "string", "player0": "string", "player1": "string", "score0": "Int64", "score1": "Int64",
     "crawford": "boolean", "post_crawford": "boolean", "first_roller": "Int64", "opening_roll": "string",
     "winner": "Int64", "winner_name": "string", "points": "Int64", "recorded_points": "Int64", "result": "string",
@@ -53,21 +54,79 @@ def content_key(source: Input) -> str:
     return digest.hexdigest()[:16]
 
 
-def game_rows(path: str | Path | Input, rules: str | None = None) -> list[dict[str, Any]]:
+def game_fingerprint(out: GameReplay) -> str:
+    """What a game is, as replayed: every action's kind, player, dice (either order), the
+    position it leads to and the cube, and the result; not the bytes, the names or the
+    notation of the file."""
+    parts = []
+    for step in out.steps:
+        dice = "".join(sorted(map(str, step.dice))) if step.dice else ""
+        after = step.after.id() if step.after is not None else "-"
+        parts.append(f"{step.kind}{step.player}{dice}:{after}:{step.cube}")
+    result = out.result
+    parts.append(f"={result.winner},{result.points},{result.ended_by}" if result else "=")
+    return ";".join(parts)
+
+
+class MatchKeys:
+    """The key of each match of a file (a hash of its games' fingerprints), made as the games
+    are replayed; None for a match with no action (nothing to tell it apart)."""
+
+    def __init__(self) -> None:
+        self.hashes: dict[int, Any] = {}
+        self.acted: set[int] = set()
+
+    def add(self, match: int, length: int | None, out: GameReplay) -> None:
+        started = self.hashes.setdefault(match, hashlib.sha256(f"length {length}\n".encode()))
+        started.update(game_fingerprint(out).encode() + b"\n")
+        if out.steps:
+            self.acted.add(match)
+
+    def key(self, match: int) -> str | None:
+        return self.hashes[match].hexdigest()[:16] if match in self.acted else None
+
+
+class Duplicates:
+    """Marks the rows of a match already seen (by its key) with ``duplicate_of``: the file and
+    match index of its first copy, in the order the rows come."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, str] = {}
+
+    def mark(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for row in rows:
+            key = row["match_key"]
+            if key is None:
+                continue
+            here = f"{row['file']}#{row['match']}"
+            original = self.first.setdefault(key, here)
+            row["duplicate_of"] = original if original != here else None
+        return rows
+
+
+def game_rows(path: str | Path | Input, rules: str | None = None,
+              each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """The rows of every game of the file at ``path``, in order (the file is read and
-    replayed game by game)."""
+    replayed game by game). ``duplicate_of`` is for :class:`Duplicates` to fill, across files.
+    ``each(match_number, match, replayed_game)`` sees every game as it is replayed."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
     name = source.name or "<stdin>"
-    key = content_key(source)
+    file_key = content_key(source)
     rows = []
     number = 0
     current = None
+    keys = MatchKeys()
     for match, game, out in replayed(source, rules, steps=True):
         if match is not current:
             current, number = match, number + 1
         if out is not None:
             reader = Counter((game.index if game else None, i.severity) for i in out.game.issues)
-            rows.append(_row(name, key, number, match.length, match.variant, out, reader))
+            keys.add(number, match.length, out)
+            if each is not None:
+                each(number, match, out)
+            rows.append(_row(name, file_key, number, match.length, match.variant, out, reader))
+    for row in rows:
+        row["match_key"] = keys.key(row["match"])
     return rows
 
 
@@ -127,7 +186,7 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
     loser_side = final.sides[1 - winner] if final is not None and winner is not None else None
     recorded = next((a.points for a in game.actions if isinstance(a, Result) and a.kind == "win"), None)
     row: dict[str, Any] = {
-        "file": path, "match_key": key, "match": number, "game": game.index, "match_length": length, "variant": variant,
+        "file": path, "file_key": key, "match_key": None, "duplicate_of": None, "match": number, "game": game.index, "match_length": length, "variant": variant,
         "player0": game.names[0], "player1": game.names[1], "score0": g.score[0], "score1": g.score[1],
         "crawford": g.crawford, "post_crawford": g.post_crawford, "first_roller": first_roller, "opening_roll": opening,
         "winner": winner, "winner_name": game.names[winner] if winner is not None else None,
@@ -153,14 +212,19 @@ def frame(rows: Iterable[dict[str, Any]], columns: dict[str, str]) -> pd.DataFra
     return data.astype(columns)
 
 
-def iter_rows(paths: Iterable[str | Path], rules: str | None = None) -> Iterator[dict[str, Any]]:
+def iter_rows(paths: Iterable[str | Path], rules: str | None = None, dedupe: bool = False) -> Iterator[dict[str, Any]]:
+    """The games rows of the files, with ``duplicate_of`` marked; ``dedupe`` leaves the
+    duplicates out."""
+    duplicates = Duplicates()
     for path in match_files(paths):
-        yield from game_rows(path, rules)
+        for row in duplicates.mark(game_rows(path, rules)):
+            if not (dedupe and row["duplicate_of"]):
+                yield row
 
 
-def games(paths: Iterable[str | Path] | str | Path, rules: str | None = None) -> pd.DataFrame:
-    """The games table of the files and folders ``paths``."""
-    return frame(iter_rows(_paths(paths), rules), GAME_COLUMNS)
+def games(paths: Iterable[str | Path] | str | Path, rules: str | None = None, dedupe: bool = False) -> pd.DataFrame:
+    """The games table of the files and folders ``paths`` (``dedupe``: each match once)."""
+    return frame(iter_rows(_paths(paths), rules, dedupe), GAME_COLUMNS)
 
 
 def _paths(paths: Iterable[str | Path] | str | Path) -> list[str | Path]:
@@ -205,7 +269,7 @@ PLAYER_COLUMNS: dict[str, str] = {
 }  # fmt: skip
 
 MATCH_COLUMNS: dict[str, str] = {
-    "file": "string", "match_key": "string", "match": "Int64", "player0": "string", "player1": "string",
+    "file": "string", "match_key": "string", "duplicate_of": "string", "match": "Int64", "player0": "string", "player1": "string",
     "match_length": "Int64", "final_score0": "Int64", "final_score1": "Int64", "winner": "string", "games": "Int64",
     "crawford_game": "Int64", "valid": "boolean",
 }  # fmt: skip
@@ -256,7 +320,7 @@ class Tables:
     def _match(self, row: dict[str, Any]) -> None:
         key = (row["file"], row["match"])
         match = self.match_rows.setdefault(key, {
-            "file": row["file"], "match_key": row["match_key"], "match": row["match"], "player0": row["player0"],
+            "file": row["file"], "match_key": row["match_key"], "duplicate_of": row["duplicate_of"], "match": row["match"], "player0": row["player0"],
             "player1": row["player1"], "match_length": row["match_length"], "games": 0, "crawford_game": None,
             "valid": True, "scores": {},
         })  # fmt: skip

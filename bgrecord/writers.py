@@ -250,11 +250,13 @@ def _sgf_setup(position: Position) -> str:
 def step_state(step: Step, replayed: GameReplay, match: MatchRecord, jacoby: bool) -> tuple[Position | None, MatchState]:
     """The position and match state before ``step``, as GNU Backgammon shows them: from the
     side of the player on roll (the doubler while a double is offered and answered)."""
-    position = step.before if step.kind in ("move", "setup") else step.after
-    actor = step.player if step.player is not None else 0
-    offering = step.kind in ("take", "drop")
+    position = step.before if step.kind == "move" else step.after  # a set-up: the position it sets
+    setup = step.action if isinstance(step.action, SetPosition) else None
+    actor = position.turn if setup and position is not None else step.player if step.player is not None else 0
+    offering = step.kind in ("take", "drop", "beaver", "raccoon")  # an answer: seen from the side of the offer it answers
     mover = 1 - actor if offering else actor
-    dice = step.dice if step.kind == "move" and step.dice else (0, 0)
+    to_play = step.kind == "move" or setup is not None and setup.on_roll is not None  # a position file's dice are still to play
+    dice = step.dice if to_play and step.dice else (0, 0)
     state = MatchState(
         cube=step.cube, cube_owner=step.cube_owner, player=mover,
         crawford=replayed.crawford, state=GameState.PLAYING, turn=actor, doubled=offering, dice=(dice[0], dice[1]),

@@ -104,7 +104,7 @@ def rolls(rng: random.Random, count: int, sixes: float = 0.0, doubles: float = 0
 
 def dice_row(text: str) -> dict[str, object]:
     return {"player0": "Alice", "player1": "Bob", "valid": True, "winner": None, "result": None, "points": None, "cube": 1,
-            "file": "x", "match": 1, "match_key": "k", "game": 1, "match_length": 0, "crawford": False,
+            "file": "x", "match": 1, "match_key": "k", "duplicate_of": None, "game": 1, "match_length": 0, "crawford": False,
             "score0": 0, "score1": 0, "dice0": text, "dice1": "",
             **{f"{name}{side}": 0 for name in ("doubles", "takes", "drops", "beavers", "dances", "hits", "doubles_rolled") for side in (0, 1)}}  # fmt: skip
 

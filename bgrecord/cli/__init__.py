@@ -14,6 +14,7 @@ from bgrecord.cli.board import board, demo
 from bgrecord.cli.check import read, validate
 from bgrecord.cli.common import worker_count
 from bgrecord.cli.converting import convert
+from bgrecord.cli.database import find, index
 from bgrecord.cli.replaying import replay_command
 from bgrecord.cli.tables import stats
 
@@ -25,7 +26,7 @@ def main() -> None:
     """Read, re-validate, replay and mine backgammon match records."""
 
 
-for command in (board, convert, demo, read, replay_command, stats, validate):
+for command in (board, convert, demo, find, index, read, replay_command, stats, validate):
     main.add_command(command)
 
 

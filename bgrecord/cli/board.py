@@ -9,7 +9,7 @@ import click
 
 from bgrecord.board import ascii_board
 from bgrecord.cli.common import count
-from bgrecord.ids import XGID, MatchState
+from bgrecord.ids import MatchState, identify
 from bgrecord.position import Dice, Position
 
 _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
@@ -23,24 +23,9 @@ def _parse_dice(text: str) -> Dice:
 
 
 def parse_identifier(text: str, turn: int | None) -> tuple[Position, MatchState | None]:
-    """A Position ID, a gnubg ID (``PositionID:MatchID``), an XGID or an OGID."""
-    from bgrecord.ogid import OGID, looks_like_ogid
-
+    """:func:`bgrecord.ids.identify`, a malformed identifier a usage error."""
     try:
-        if looks_like_ogid(text):
-            ogid = OGID.parse(text)
-            state = MatchState(cube=ogid.cube, cube_owner=ogid.cube_owner, player=ogid.position.turn, crawford=ogid.crawford,
-                               turn=ogid.position.turn, doubled=ogid.cube_action == "O", dice=(max(ogid.dice), min(ogid.dice)), length=ogid.length,
-                               score=ogid.score)  # fmt: skip
-            return ogid.position, state
-        if text.upper().startswith("XGID=") or text.count(":") >= 9:
-            xgid = XGID.parse(text)
-            return xgid.position, xgid.match
-        if ":" in text:
-            position_id, match_id = text.split(":", 1)
-            match = MatchState.from_id(match_id)
-            return Position.from_id(position_id, match.player if turn is None else turn), match
-        return Position.from_id(text, turn or 0), None
+        return identify(text, turn)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="IDENTIFIER") from None
 

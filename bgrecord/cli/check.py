@@ -16,6 +16,7 @@ from bgrecord.cli.common import (
     output_format,
     quiet_option,
     rules_option,
+    scheduler_option,
     source_of,
 )
 from bgrecord.issues import Severity
@@ -69,8 +70,9 @@ def _exit(inputs: Inputs, failed: bool, records_wrong: bool) -> None:
               "e.g. money,jacoby=off,cube-limit=64.")  # fmt: skip
 @click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
 @jobs_option
+@scheduler_option
 @quiet_option
-def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: bool, jobs: int, quiet: bool) -> None:
+def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: bool, jobs: int, scheduler: str | None, quiet: bool) -> None:
     """Check match files against the rules of backgammon.
 
     PATHS are files or folders (searched for match files), or - for standard input. Every move,
@@ -81,7 +83,7 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
 
     inputs = gather(paths)
     inputs.report()
-    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet))
+    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet, scheduler=scheduler))
     totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
     games = sum(report.games for report in reports)
     failed = any(report.failure or report.internal for report in reports)

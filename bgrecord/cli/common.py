@@ -76,6 +76,14 @@ def _check_rules(context: click.Context, parameter: click.Parameter, value: str 
     return value
 
 
+def scheduler_option(command: F) -> F:
+    return click.option(
+        "--scheduler", metavar="ADDRESS",
+        help="Spread the files over a Dask cluster: a scheduler's address (tcp://host:8786), or local for one started "
+        "here with --jobs workers (needs: pip install 'bgrecord[dask]'). The output is the same.",
+    )(command)
+
+
 def rules_option(help_text: str = "Rules over the files' tags, as for validate.") -> Callable[[F], F]:
     return click.option("--rules", "rules", metavar="SPEC", callback=_check_rules, help=help_text)
 
@@ -155,10 +163,15 @@ def worker_count(jobs: int, files: list[str]) -> int:
     input's size makes worth starting (a few small files are read faster by one process)."""
     if jobs:
         return jobs
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    cores = _cores()
     if cores == 1:
         return 1
     return max(1, min(cores, len(files), sum(map(_size, files)) // _BYTES_PER_WORKER))
+
+
+def _cores() -> int:
+    """The CPU cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _size(name: str) -> int:
@@ -169,23 +182,27 @@ def _size(name: str) -> int:
 
 
 def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
-              sizes: list[str] | None = None) -> Iterator[Any]:
+              sizes: list[str] | None = None, scheduler: str | None = None) -> Iterator[Any]:
     """``work(file, *arguments)`` for every file, yielded in file order (whatever the number of
-    workers), in ``jobs`` worker processes when more than one (standard input is read here);
-    a progress bar on stderr for long runs at a terminal (rich is imported only then).
-    ``sizes``: the file names to size the work by, when ``files`` are not names."""
+    workers), in ``jobs`` worker processes when more than one (standard input is read here),
+    or on the Dask cluster at ``scheduler``; a progress bar on stderr for long runs at a
+    terminal (rich is imported only then). ``sizes``: the file names to size the work by,
+    when ``files`` are not names."""
     # What is loaded so far (modules, the grammar) lives as long as the process: the collector
     # need not scan it again for every file, and forked workers keep sharing its pages.
     gc.freeze()
     pool = None
     try:
         names = [f for f in (sizes if sizes is not None else files) if f != STDIN]
-        jobs = worker_count(jobs, names)
-        if jobs > 1 and len(files) > 1 and len(names) == len(files):
+        if scheduler and len(names) != len(files):
+            fail("--scheduler reads files, not standard input")
+        if scheduler and files:
+            results: Iterable[Any] = _on_cluster(work, files, arguments, scheduler, jobs or _cores())
+        elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
             from concurrent.futures import ProcessPoolExecutor
 
             pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-            results: Iterable[Any] = pool.map(work, files, *([argument] * len(files) for argument in arguments), chunksize=8)
+            results = pool.map(work, files, *([argument] * len(files) for argument in arguments), chunksize=8)
         else:
             results = (work(source_of(path) if path == STDIN else path, *arguments) for path in files)
         if len(files) >= 50 and not quiet and sys.stderr.isatty():
@@ -197,6 +214,16 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         gc.unfreeze()
+
+
+def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int) -> Iterator[Any]:
+    """:func:`bgrecord.cluster.cluster_map`, its failures one line (exit status 2)."""
+    from bgrecord.cluster import ClusterError, cluster_map
+
+    try:
+        yield from cluster_map(work, files, arguments, scheduler, workers)
+    except (ClusterError, ImportError) as exc:
+        fail(str(exc))
 
 
 def _ignore_interrupts() -> None:

@@ -7,7 +7,17 @@ from typing import Any
 import click
 
 from bgrecord.extras import require
-from bgrecord.cli.common import count, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
+from bgrecord.cli.common import (
+    count,
+    each_file,
+    fail,
+    gather,
+    jobs_option,
+    overwrite_option,
+    quiet_option,
+    rules_option,
+    scheduler_option,
+)
 
 
 @click.command()
@@ -16,25 +26,30 @@ from bgrecord.cli.common import count, each_file, fail, gather, jobs_option, ove
 @click.option("--players", "players_out", metavar="FILE", help="Also write the players table here.")
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
 @click.option("--dice", "dice_out", metavar="FILE", help="Also write the dice table (with chi-square tests) here.")
-@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json"]),
-              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]') or json (one object per line); "
-                   "by default from each output's extension (.csv, .parquet, .json, .jsonl), else csv.")  # fmt: skip
+@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
+              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
+                   "(the games table as a folder of Parquet files partitioned by source folder); by default from each "
+                   "output's extension (.csv, .parquet, .json, .jsonl; a name ending in / is a dataset), else csv.")  # fmt: skip
+@click.option("--dedupe", is_flag=True, help="Each match once: copies of a match (by its moves and dice) are left out.")
 @click.option("--plot", metavar="FILE", help="A visual summary, .html or .png (needs matplotlib: pip install 'bgrecord[plot]').")
 @rules_option()
 @jobs_option
+@scheduler_option
 @overwrite_option
 @quiet_option
 def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, matches_out: str | None, dice_out: str | None,
-          table_format: str | None, plot: str | None, rules: str | None, jobs: int, overwrite: bool, quiet: bool) -> None:
+          table_format: str | None, dedupe: bool, plot: str | None, rules: str | None, jobs: int, scheduler: str | None,
+          overwrite: bool, quiet: bool) -> None:
     """Tables of statistics from match files: games, players, matches, dice.
 
     Every figure comes from the replay, not from the files' Wins lines (kept apart as
-    recorded_points). Games with errors stay in, with valid=false. Columns: docs/stats.md.
+    recorded_points). Games with errors stay in, with valid=false. A match found again (the
+    same moves and dice: a .mat and its .sgf) has duplicate_of set. Columns: docs/stats.md.
     Rows are written file by file: memory stays flat however large the archive. Each table
     is written to a temporary file and renamed into place when complete.
     """
     from bgrecord import stats as tables
-    from bgrecord.export import TableWriter, needs, table_format as format_of, write_table
+    from bgrecord.export import DatasetWriter, TableWriter, needs, table_format as format_of, write_table
     from bgrecord.outputs import OutputError, check_target
 
     if plot and not plot.lower().endswith((".html", ".png")):
@@ -42,9 +57,12 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     outputs = [(games_out, None), (players_out, "players"), (matches_out, "matches"), (dice_out, "dice")]
     named = [(path, kind) for path, kind in outputs if path]
     inputs = gather(paths)
+    games_format = format_of(games_out, table_format)
+    if any(format_of(path, table_format) == "dataset" for path, kind in named if kind):
+        raise click.BadParameter("a dataset is for the games table (-o); the other tables are small", param_hint="--format")
     try:
         for path, _ in named:
-            check_target(path, [f for f in inputs.files if f != "-"], overwrite)
+            check_target(path, [f for f in inputs.files if f != "-"], overwrite, folder=format_of(path, table_format) == "dataset")
             needs(format_of(path, table_format))
         if dice_out or plot:
             require("scipy.stats")  # the dice table (the plot draws it too)
@@ -55,16 +73,22 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         fail(str(exc))
     inputs.report()
     summary = tables.Tables()
+    duplicates = tables.Duplicates()
     problems = 0
     try:
-        with TableWriter(games_out, format_of(games_out, table_format), tables.GAME_COLUMNS) as writer:
+        if games_format == "dataset":
+            writer: Any = DatasetWriter(games_out.rstrip("/\\"), tables.GAME_COLUMNS, _common_folder(inputs.files))
+        else:
+            writer = TableWriter(games_out, games_format, tables.GAME_COLUMNS)
+        with writer:
             batch: list[dict[str, Any]] = []
-            for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet):
+            for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet, scheduler=scheduler):
                 if found.problem:
                     problems += 1
                     click.echo(f"bgrecord: {found.path}: {found.problem}", err=True)
-                summary.add(found.rows)
-                batch.extend(found.rows)
+                rows = [row for row in duplicates.mark(found.rows) if not (dedupe and row["duplicate_of"])]
+                summary.add(rows)
+                batch.extend(rows)
                 if len(batch) >= 5000:  # pandas costs per call: write in batches, memory stays bounded
                     writer.write(batch)
                     batch = []
@@ -82,3 +106,11 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     status = 2 if problems or inputs.missing else 1 if inputs.status else 0
     if status:
         raise SystemExit(status)
+
+
+def _common_folder(files: list[str]) -> str:
+    """The folder all ``files`` stand in (a dataset's partitions are named below it)."""
+    import os.path
+
+    folders = [os.path.dirname(os.path.abspath(f)) for f in files if f != "-"]
+    return os.path.commonpath(folders) if folders else "."

@@ -234,7 +234,7 @@ class GameReplayer:
             self.turn = None  # a set-up before the first roll: the next roll is the opening
         elif action.player is not None:
             self.turn = 1 - action.player
-        self.step(action, "setup", before)
+        self.step(action, "setup", before, action.dice)
 
     def end(self, result: GameResult) -> None:
         self.result = result

@@ -1,0 +1,350 @@
+"""An archive's database: the tables of ``bgrecord stats`` and every position, in one DuckDB
+or SQLite file, kept up to date file by file, and searched by position.
+
+``index_rows(path)`` reads and replays a file once and gives its games rows (as
+:func:`bgrecord.stats.game_rows`) and its positions rows: one a replayed action, with the
+position before it. :class:`Database` writes them; :func:`index` brings a database up to date
+with a list of files (new or changed files only, by the hash of their content) through a copy
+renamed into place, so that a failed run leaves the old database as it was. :func:`find`
+returns where a position occurred. Schema: docs/stats.md.
+
+What it does not do: judge the records (a game with errors is indexed as replayed, up to the
+error, with ``valid`` false), or merge two databases.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import pandas as pd
+
+from bgrecord.extras import require
+from bgrecord.ids import MatchState, identify
+from bgrecord.records import MatchRecord
+from bgrecord.replay import GameReplay
+from bgrecord.rules import rules_for
+from bgrecord.source import Input
+from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, Tables, content_key, game_rows
+from bgrecord.validate import guarded
+from bgrecord.writers import ids_json, play_text, step_ogids, step_state
+
+SCHEMA_VERSION = "1"
+ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
+
+POSITION_COLUMNS: dict[str, str] = {
+    "file": "string", "match_key": "string", "match": "Int64", "game": "Int64", "move": "Int64", "line": "Int64",
+    "step": "Int64", "action": "string", "player": "Int64", "player0": "string", "player1": "string", "dice": "string",
+    "play": "string", "position_id": "string", "match_id": "string", "xgid": "string", "ogid": "string",
+    "pips0": "Int64", "pips1": "Int64", "cube": "Int64", "cube_owner": "Int64", "score0": "Int64", "score1": "Int64",
+    "match_length": "Int64",
+}  # fmt: skip
+FILE_COLUMNS: dict[str, str] = {"file": "string", "file_key": "string", "games": "Int64", "problem": "string"}
+TABLES = {"games": GAME_COLUMNS, "positions": POSITION_COLUMNS, "players": PLAYER_COLUMNS, "matches": MATCH_COLUMNS,
+          "dice": DICE_COLUMNS, "files": FILE_COLUMNS}  # fmt: skip
+_SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE"}
+
+
+def engine_of(path: str | Path) -> str:
+    """``duckdb`` or ``sqlite``, by the database file's extension."""
+    engine = ENGINES.get(Path(path).suffix.lower())
+    if engine is None:
+        raise ValueError(f"{path}: a database ends in .duckdb (DuckDB) or .sqlite (SQLite)")
+    return engine
+
+
+# --- one file's rows ---
+
+
+@dataclass(slots=True)
+class IndexRows:
+    """A file's games and positions rows, or why there are none."""
+
+    path: str
+    file_key: str
+    games: list[dict[str, Any]] = field(default_factory=list)
+    positions: list[dict[str, Any]] = field(default_factory=list)
+    problem: str | None = None
+    internal: bool = False
+
+
+def position_rows(path: str, number: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> list[dict[str, Any]]:
+    """One row a replayed action (a set-up too), with the position and IDs before it."""
+    rows = []
+    names = out.game.names
+    for index, (step, ogid) in enumerate(zip(out.steps, step_ogids(out, match.length or 0)), 1):
+        position, state = step_state(step, out, match, jacoby)
+        if position is None:
+            continue
+        dice = step.dice if step.dice and state.dice != (0, 0) else None
+        pips = position.pips()
+        rows.append({
+            "file": path, "match_key": None, "match": number, "game": out.game.index, "move": step.action.number,
+            "line": step.action.line, "step": index, "action": step.kind, "player": position.turn, "player0": names[0], "player1": names[1],
+            "dice": f"{max(dice)}{min(dice)}" if dice else None, "play": play_text(step.play) if step.play is not None else None,
+            **ids_json(position, state, ogid), "pips0": pips[0], "pips1": pips[1], "cube": step.cube,
+            "cube_owner": step.cube_owner, "score0": step.score[0], "score1": step.score[1], "match_length": match.length,
+        })  # fmt: skip
+    return rows
+
+
+def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
+    """The rows of one file, read and replayed once; a failure is reported, never raised."""
+    source = path if isinstance(path, Input) else Input.of(Path(path))
+    name = source.name or "<stdin>"
+    try:
+        found = IndexRows(name, content_key(source))
+    except OSError as exc:
+        return IndexRows(name, "", problem=f"cannot read: {exc.strerror or exc}")
+
+    def work() -> IndexRows:
+        def each(number: int, match: MatchRecord, out: GameReplay) -> None:
+            found.positions.extend(position_rows(name, number, match, out, rules_for(match, rules).jacoby))
+
+        found.games = game_rows(source, rules, each)
+        keys = {row["match"]: row["match_key"] for row in found.games}
+        for row in found.positions:
+            row["match_key"] = keys.get(row["match"])
+        return found
+
+    def failed(issue: Any) -> IndexRows:
+        return IndexRows(name, found.file_key, problem=issue.message, internal=True)
+
+    try:
+        return guarded(name, work, failed)
+    except OSError as exc:
+        return IndexRows(name, found.file_key, problem=f"cannot read: {exc.strerror or exc}")
+
+
+# --- the database ---
+
+
+class Database:
+    """A DuckDB or SQLite file holding :data:`TABLES`: one small interface for both."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.engine = engine_of(path)
+        if self.engine == "duckdb":
+            self.connection: Any = require("duckdb").connect(str(self.path))
+        else:
+            self.connection = sqlite3.connect(str(self.path))
+        self.tables = self.names()
+
+    def names(self) -> set[str]:
+        if self.engine == "duckdb":
+            return {row[0] for row in self.query("SELECT table_name FROM information_schema.tables")}
+        return {row[0] for row in self.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return list(self.connection.execute(sql, list(parameters)).fetchall())
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        self.connection.execute(sql, list(parameters))
+
+    def is_index(self) -> bool:
+        return "bgrecord" in self.tables and self.query("SELECT value FROM bgrecord WHERE key = 'schema'") == [(SCHEMA_VERSION,)]
+
+    def create(self) -> None:
+        """The tables, empty (an existing one is kept)."""
+        self.execute("CREATE TABLE IF NOT EXISTS bgrecord (key TEXT PRIMARY KEY, value TEXT)")
+        if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
+            self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [SCHEMA_VERSION])
+        for table, columns in TABLES.items():
+            body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
+            self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
+        self.tables = self.names()
+
+    def insert(self, table: str, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        columns = list(TABLES[table])
+        if self.engine == "duckdb":
+            frame = pd.DataFrame(rows, columns=columns).astype(TABLES[table])  # noqa: F841 - read by DuckDB by name
+            self.connection.register("incoming", frame)
+            self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
+            self.connection.unregister("incoming")
+        else:
+            marks = ", ".join("?" * len(columns))
+            self.connection.executemany(f"INSERT INTO {table} VALUES ({marks})", [tuple(row.get(c) for c in columns) for row in rows])
+
+    def replace_table(self, table: str, frame: pd.DataFrame) -> None:
+        self.execute(f"DELETE FROM {table}")
+        records = frame.astype(object).to_dict("records")
+        self.insert(table, [{str(k): (None if pd.isna(v) else v) for k, v in row.items()} for row in records])
+
+    def rows(self, sql: str, columns: Iterable[str], parameters: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        names = list(columns)
+        cursor = self.connection.execute(sql, list(parameters))
+        while batch := cursor.fetchmany(5000):
+            for values in batch:
+                yield dict(zip(names, values))
+
+    def close(self) -> None:
+        if self.engine == "sqlite":
+            self.connection.commit()
+        self.connection.close()
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What an index run did."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    problems: list[tuple[str, str, bool]] = field(default_factory=list)  # (file, why, bgrecord's own failure)
+    games: int = 0
+    positions: int = 0
+
+
+def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False) -> IndexReport:
+    """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
+    the files that are new or changed (by content), in order. The database is written as a copy
+    renamed into place: a run that fails leaves it as it was."""
+    target = Path(target)
+    engine_of(target)
+    report = IndexReport()
+    folder = target.parent if str(target.parent) else Path(".")
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+    os.close(handle)
+    os.unlink(temporary)  # the engines create their own file
+    try:
+        if target.exists():
+            shutil.copyfile(target, temporary)
+        database = Database(temporary)
+        try:
+            if target.exists() and not database.is_index():
+                raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
+            database.create()
+            known = dict(database.query("SELECT file, file_key FROM files"))
+            todo = []
+            for name in files:
+                key = _file_key(name)
+                if known.get(name) == key:
+                    report.unchanged.append(name)
+                    continue
+                (report.replaced if name in known else report.added).append(name)
+                todo.append(name)
+            for name in report.replaced:
+                for table in ("games", "positions", "files"):
+                    database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
+            for rows in work(todo):
+                if rows.problem:
+                    report.problems.append((rows.path, rows.problem, rows.internal))
+                database.insert("games", rows.games)
+                database.insert("positions", rows.positions)
+                database.insert("files", [{"file": rows.path, "file_key": rows.file_key, "games": len(rows.games), "problem": rows.problem}])
+                report.games += len(rows.games)
+                report.positions += len(rows.positions)
+            _mark_duplicates(database)
+            _summaries(database, dedupe)
+            database.execute("DROP INDEX IF EXISTS positions_by_id")
+            database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
+        finally:
+            database.close()
+        os.replace(temporary, target)
+    finally:
+        for leftover in (temporary, temporary + ".wal"):
+            if os.path.exists(leftover):
+                os.unlink(leftover)
+    return report
+
+
+def _file_key(name: str) -> str:
+    try:
+        return content_key(Input.of(Path(name)))
+    except OSError:
+        return ""
+
+
+def _mark_duplicates(database: Database) -> None:
+    """``duplicate_of`` for every match whose key an earlier match (by file, then index) has."""
+    database.execute("UPDATE games SET duplicate_of = NULL")
+    duplicates = Duplicates()
+    seen: list[tuple[str, int, str | None]] = []
+    for file, match, key in database.query("SELECT DISTINCT file, match, match_key FROM games ORDER BY file, match"):
+        row = duplicates.mark([{"file": file, "match": match, "match_key": key, "duplicate_of": None}])[0]
+        seen.append((file, match, row["duplicate_of"]))
+    for file, match, original in seen:
+        if original:
+            database.execute("UPDATE games SET duplicate_of = ? WHERE file = ? AND match = ?", [original, file, match])
+
+
+def _summaries(database: Database, dedupe: bool) -> None:
+    """The players, matches and dice tables, summed again from the games table."""
+    tables = Tables()
+    order = ", ".join(f'"{c}"' for c in GAME_COLUMNS)
+    for row in database.rows(f"SELECT {order} FROM games ORDER BY file, match, game", GAME_COLUMNS):
+        if not (dedupe and row["duplicate_of"]):
+            tables.add_row(row)
+    database.replace_table("players", tables.players())
+    database.replace_table("matches", tables.matches())
+    database.replace_table("dice", tables.dice())
+
+
+# --- finding a position ---
+
+
+@dataclass(slots=True)
+class Wanted:
+    """What to look for: a position (its gnubg Position ID, from the side of the player to
+    act), and optionally the dice, the cube and the score of the identifier it came from."""
+
+    position_id: str
+    state: MatchState | None
+    dice: bool = False
+    cube: bool = False
+    score: bool = False
+
+    @classmethod
+    def of(cls, identifier: str, dice: bool = False, cube: bool = False, score: bool = False) -> Wanted:
+        """From a Position ID, ``PositionID:MatchID``, an XGID or an OGID. Raises ``ValueError``."""
+        position, state = identify(identifier)
+        if state is None and (dice or cube or score):
+            raise ValueError("a bare Position ID says nothing of the dice, cube or score: give a gnubg ID, an XGID or an OGID")
+        if dice and state is not None and state.dice == (0, 0):
+            raise ValueError("the identifier has no dice rolled")
+        return cls(position.id(), state, dice, cube, score)
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses: list[str] = ["position_id = ?"]
+        values: list[Any] = [self.position_id]
+        state = self.state
+        if state is not None and self.dice:
+            clauses.append("dice = ?")
+            values.append(f"{max(state.dice)}{min(state.dice)}")
+        if state is not None and self.cube:
+            clauses.append("cube = ? AND " + ("cube_owner IS NULL" if state.cube_owner is None else "cube_owner = ?"))
+            values += [state.cube] + ([] if state.cube_owner is None else [state.cube_owner])
+        if state is not None and self.score:
+            clauses.append("score0 = ? AND score1 = ? AND match_length = ?")
+            values += [state.score[0], state.score[1], state.length]
+        return " AND ".join(clauses), values
+
+
+FOUND_COLUMNS = ("file", "line", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
+                 "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length")  # fmt: skip
+
+
+def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dict[str, Any]]:
+    """Every occurrence of the position in the index at ``path``: where (file, line, match,
+    game, move) and what was done from it (action, play), in file order."""
+    if not Path(path).is_file():
+        raise ValueError(f"{path}: no such index")
+    database = Database(path)
+    try:
+        if not database.is_index():
+            raise ValueError(f"{path}: not a bgrecord index")
+        condition, values = wanted.where()
+        columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
+        bound = f" LIMIT {int(limit)}" if limit else ""
+        sql = f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}"
+        return list(database.rows(sql, FOUND_COLUMNS, values))
+    finally:
+        database.close()

@@ -1,0 +1,117 @@
+"""``bgrecord index`` and ``bgrecord find``: an archive's database, and where a position occurred."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bgrecord.cli.common import STDIN, count, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", "target", required=True, metavar="DB",
+              help="The database: .duckdb (needs: pip install 'bgrecord[db]') or .sqlite. Updated when it exists.")  # fmt: skip
+@click.option("--dedupe", is_flag=True, help="The players, matches and dice tables count each match once.")
+@rules_option()
+@jobs_option
+@scheduler_option
+@quiet_option
+def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, jobs: int, scheduler: str | None, quiet: bool) -> None:
+    """Put match files into a database: the tables of stats, and every position.
+
+    PATHS are files or folders. The database holds the games, players, matches and dice tables
+    of bgrecord stats and a positions table (one row per action, with the gnubg Position ID,
+    Match ID, XGID and OGID of the position before it), indexed by position. Run again on a
+    grown archive, it reads only the files that are new or changed (by content). It is written
+    as a copy renamed into place: a run that fails leaves the database as it was. Schema:
+    docs/stats.md.
+    """
+    from bgrecord.archive import engine_of, index as update, index_rows
+    from bgrecord.extras import require
+    from bgrecord.outputs import OutputError, check_target
+
+    inputs = gather(paths)
+    if STDIN in inputs.files:
+        raise click.BadParameter("an index is of files, not of standard input", param_hint="PATHS")
+    try:
+        if engine_of(target) == "duckdb":
+            require("duckdb")
+        check_target(target, inputs.files, overwrite=True)
+    except (ValueError, ImportError, OutputError) as exc:
+        fail(str(exc))
+    inputs.report()
+
+    def work(names: list[str]) -> Any:
+        return each_file(index_rows, names, (rules,), jobs, quiet, scheduler=scheduler)
+
+    try:
+        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe)
+    except (ValueError, OSError) as exc:
+        fail(str(exc))
+    for file, problem, _ in report.problems:
+        click.echo(f"bgrecord: {file}: {problem}", err=True)
+    if not quiet:
+        click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged: "
+                   f"{count(report.games, 'game')}, {count(report.positions, 'position')} -> {target}", err=True)  # fmt: skip
+    status = 2 if any(internal for *_, internal in report.problems) or inputs.missing else 1 if report.problems or inputs.status else 0
+    if status:
+        raise SystemExit(status)
+
+
+@click.command()
+@click.argument("database", metavar="DB")
+@click.argument("position")
+@click.option("--dice", is_flag=True, help="Also the dice (of a gnubg ID, an XGID or an OGID).")
+@click.option("--cube", is_flag=True, help="Also the cube's value and owner.")
+@click.option("--score", is_flag=True, help="Also the score and the match length.")
+@click.option("--limit", type=click.IntRange(1), help="At most this many occurrences.")
+@click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: a line an occurrence; json: one document.")  # fmt: skip
+def find(database: str, position: str, dice: bool, cube: bool, score: bool, limit: int | None, output: str) -> None:
+    """Every occurrence of a position in a database made by bgrecord index.
+
+    POSITION is a gnubg Position ID, a gnubg ID (PositionID:MatchID), an XGID or an OGID. By
+    default the position alone is matched (from the side of the player to act); --dice,
+    --cube and --score also match what the identifier says of them. Each occurrence: the file
+    and line, the match, game and move, the players, and what was done from the position.
+    Exit status 1 when it never occurred.
+
+    \b
+    Examples:
+      bgrecord find archive.duckdb 4HPwATDgc/ABMA
+      bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
+    """
+    from bgrecord.archive import Wanted, find as search
+
+    try:
+        wanted = Wanted.of(position, dice, cube, score)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="POSITION") from None
+    try:
+        found = search(database, wanted, limit)
+    except (ValueError, ImportError) as exc:
+        fail(str(exc))
+    if output == "json":
+        click.echo(json.dumps({"position_id": wanted.position_id, "occurrences": found}, indent=2, ensure_ascii=False))
+    else:
+        for row in found:
+            click.echo(_occurrence(row))
+        click.echo(f"{count(len(found), 'occurrence')} of {wanted.position_id}", err=True)
+    if not found:
+        raise SystemExit(1)
+
+
+def _occurrence(row: dict[str, Any]) -> str:
+    """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``."""
+    names = (row["player0"] or "left", row["player1"] or "right")
+    actor = names[row["player"]] if row["player"] in (0, 1) else "?"
+    move = f", move {row['move']}" if row["move"] else ""
+    match = f"match {row['match']}, " if row["match"] and row["match"] > 1 else ""
+    done = {"move": f"{actor} to play {row['dice']}: {row['play'] or 'no move'}" if row["dice"] else f"{actor} to roll",
+            "double": f"{actor} doubles", "take": f"{actor} doubled: taken", "drop": f"{actor} doubled: dropped",
+            "setup": f"set up, {actor} to act"}.get(row["action"], f"{actor}: {row['action']}")  # fmt: skip
+    return f"{row['file']}:{row['line']}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {done}"

@@ -1,0 +1,61 @@
+"""Files spread over a Dask distributed cluster (the ``dask`` extra), for archives beyond one
+machine: ``--scheduler tcp://host:8786`` (a scheduler and workers started with Dask's own
+``dask scheduler`` and ``dask worker`` commands, bgrecord installed on every worker) or
+``--scheduler local`` (a cluster of worker processes on this machine).
+
+Files go to the workers in batches; at most a few batches per worker are out at once, and
+results come back in file order as they arrive, so the client's memory stays flat and the
+output is the same as a one-process run. A batch whose worker is lost is run again on
+another (``retries``), not the run lost.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable, Iterator
+
+from bgrecord.extras import require
+
+BATCH = 8  # files a task: small enough to spread, large enough that a task's cost is the work
+IN_FLIGHT = 3  # batches a worker at a time
+
+
+class ClusterError(Exception):
+    """The cluster cannot be reached or started."""
+
+
+def _run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
+    """On a worker: ``work`` on each file of a batch."""
+    return [work(name, *arguments) for name in files]
+
+
+def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any, ...], address: str,
+                workers: int = 2) -> Iterator[Any]:  # fmt: skip
+    """``work(file, *arguments)`` for every file on the cluster at ``address`` (``local``: a
+    cluster of ``workers`` processes started here), yielded in file order."""
+    distributed = require("distributed")
+    cluster = None
+    try:
+        if address == "local":
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = distributed.Client(cluster)
+        else:
+            client = distributed.Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
+    try:
+        slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
+        batches = [files[start : start + BATCH] for start in range(0, len(files), BATCH)]
+        pending: deque[Any] = deque()
+        for batch in batches:
+            pending.append(client.submit(_run_batch, work, batch, arguments, retries=2, pure=False))
+            if len(pending) >= slots:
+                yield from pending.popleft().result()  # in order: the oldest batch first
+        while pending:
+            yield from pending.popleft().result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,203 @@
+"""The match database: index (DuckDB and SQLite), find by every kind of ID, duplicates, updates
+that never lose what was there, Dask clusters, and Parquet datasets."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner, Result
+
+from bgrecord import archive, stats
+from bgrecord.cli import main
+from bgrecord.ids import XGID, MatchState
+from bgrecord.position import Position
+from bgrecord.reader import match_files
+from bgrecord.steps import step_records
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def run(*args: str) -> Result:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def copy_samples(folder: Path) -> Path:
+    shutil.copytree(SAMPLES, folder, ignore=shutil.ignore_patterns("*.py", "*.sh", "*.md"))
+    return folder
+
+
+def table(path: Path, name: str) -> pd.DataFrame:
+    database = archive.Database(path)
+    try:
+        columns = list(archive.TABLES[name])
+        order = "file, match, game, step" if name == "positions" else "file, match, game" if name == "games" else columns[0]
+        return pd.DataFrame([tuple(r) for r in database.query(f"SELECT * FROM {name} ORDER BY {order}")], columns=columns)
+    finally:
+        database.close()
+
+
+@pytest.fixture(params=["sqlite", "duckdb"])
+def engine(request: pytest.FixtureRequest) -> str:
+    if request.param == "duckdb":
+        pytest.importorskip("duckdb")
+    return str(request.param)
+
+
+def test_an_index_holds_the_stats_tables_and_every_position(tmp_path: Path, engine: str) -> None:
+    samples = copy_samples(tmp_path / "samples")
+    db = tmp_path / f"archive.{engine}"
+    result = run("index", str(samples), "-o", str(db))
+    assert result.exit_code == 0, result.output
+    games = table(db, "games")
+    expected = stats.games([samples])
+    assert list(games.columns) == list(stats.GAME_COLUMNS) and len(games) == len(expected) == 41
+    ours = games.sort_values(["file", "match", "game"]).reset_index(drop=True)
+    theirs = expected.sort_values(["file", "match", "game"]).reset_index(drop=True)
+    for column in ("file", "match_key", "duplicate_of", "winner", "points", "dice0", "valid"):
+        assert ours[column].astype(object).where(ours[column].notna(), None).tolist() == \
+            theirs[column].astype(object).where(theirs[column].notna(), None).tolist(), column  # fmt: skip
+    positions = table(db, "positions")
+    steps = [r for path in match_files([samples]) for r in step_records(path) if r.position is not None]
+    assert len(positions) == len(steps) and set(positions["position_id"]) == {r.position.id() for r in steps}  # type: ignore[union-attr]
+    assert set(table(db, "players")["player"]) >= {"Alice", "Bob", "Jake Jacobs"}
+
+
+def occurrences(samples: Path) -> dict[str, set[tuple[str, int, int]]]:
+    """Where each position occurs, from the replays themselves: (file, game, line)."""
+    found: dict[str, set[tuple[str, int, int]]] = {}
+    for path in match_files([samples]):
+        for record in step_records(path):
+            if record.position is not None:
+                found.setdefault(record.position.id(), set()).add((str(path), record.game_in_match, record.line))
+    return found
+
+
+def test_find_returns_every_occurrence_and_nothing_else_by_each_kind_of_id(tmp_path: Path, engine: str) -> None:
+    samples = copy_samples(tmp_path / "samples")
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    truth = occurrences(samples)
+    records = [r for path in match_files([samples]) for r in step_records(path) if r.position is not None and r.ogid]
+    for record in records[::31]:
+        position_id = record.position.id()  # type: ignore[union-attr]
+        state = record.match_state
+        identifiers = [position_id, f"{position_id}:{state.id()}", str(XGID.from_gnubg(record.position, state)), record.ogid]  # type: ignore[arg-type]
+        for identifier in identifiers:
+            wanted = archive.Wanted.of(str(identifier))
+            assert wanted.position_id == position_id, identifier
+            found = {(row["file"], row["game"], row["line"]) for row in archive.find(db, wanted)}
+            assert found == truth[position_id], identifier
+
+
+def test_find_on_the_command_line_with_dice_cube_and_score(tmp_path: Path) -> None:
+    db = tmp_path / "archive.sqlite"
+    assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
+    start = Position.start().id()
+    everywhere = run("find", str(db), start)
+    assert everywhere.exit_code == 0 and "occurrences of 4HPwATDgc/ABMA" in everywhere.output
+    rolled = MatchState(dice=(5, 2), length=3, score=(1, 0), player=1, turn=1)
+    with_dice = run("find", str(db), f"{Position.start().id()}:{rolled.id()}", "--dice", "--score", "--format", "json")
+    assert with_dice.exit_code == 0
+    document = json.loads(with_dice.output[: with_dice.output.rindex("}") + 1])
+    assert [(o["dice"], o["score0"], o["score1"], o["match_length"]) for o in document["occurrences"]] == [("52", 1, 0, 3)]
+    assert run("find", str(db), "4HPwATDgc/ABMA", "--dice").exit_code == 2  # a bare Position ID has no dice
+    assert run("find", str(db), "sGfwATDgc/ABMA:cAkAAAAAAAAE", "--dice").exit_code in (1, 2)
+    nowhere = run("find", str(db), "AAAAAAAAAAAAAA")
+    assert nowhere.exit_code == 2 or "0 occurrences" in nowhere.output
+
+
+def test_duplicates_are_found_by_what_was_played_not_by_bytes_or_names(tmp_path: Path, engine: str) -> None:
+    samples = copy_samples(tmp_path / "samples")
+    shutil.copy(samples / "xg-tags-bom-crlf.mat", samples / "zz-copy-renamed.txt")
+    games = stats.games([samples])
+    twins = games[games["duplicate_of"].notna()].drop_duplicates(["file", "match"])
+    assert sorted(Path(f).name for f in twins["file"]) == ["gnubg-5pt-crawford.sgf", "gnubg-money-jacoby.sgf", "zz-copy-renamed.txt"]
+    assert set(twins["duplicate_of"].map(lambda d: Path(d).name)) == {"gnubg-5pt-crawford.mat#1", "gnubg-money-jacoby.mat#1", "xg-tags-bom-crlf.mat#1"}
+    once = stats.games([samples], dedupe=True)
+    assert len(once) == len(games) - len(games[games["duplicate_of"].notna()])
+    db = tmp_path / f"dedupe.{engine}"
+    assert run("index", str(samples), "-o", str(db), "--dedupe").exit_code == 0
+    players = table(db, "players").set_index("player")
+    assert players.loc["Jake Jacobs", "games"] == 2  # the renamed copy counted once
+    indexed = table(db, "games")
+    assert indexed["duplicate_of"].notna().sum() == games["duplicate_of"].notna().sum()
+
+
+def test_a_grown_archive_adds_only_new_or_changed_files_and_never_loses_what_was_there(tmp_path: Path, engine: str,
+                                                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    samples = copy_samples(tmp_path / "samples")
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    before = table(db, "games")
+    shutil.copy(SAMPLES / "bbgt-two-matches.mat", extra / "new.mat")
+    again = run("index", str(samples), str(extra), "-o", str(db))
+    assert "1 file added, 0 changed, 19 unchanged" in again.output
+    changed = samples / "bbgt-two-matches.mat"
+    changed.write_text(changed.read_text().replace("Wins 1 point", "Wins 1 point", 1) + "\n")
+    assert "0 files added, 1 changed, 19 unchanged" in run("index", str(samples), str(extra), "-o", str(db)).output
+    assert len(table(db, "games")) == len(before) + 2
+    kept = db.read_bytes()
+
+    def interrupted(path: Any, rules: Any = None) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(archive, "index_rows", interrupted)
+    (extra / "other.mat").write_text((SAMPLES / "gnubg-5pt-crawford.mat").read_text())
+    CliRunner().invoke(main, ["index", str(extra), "-o", str(db), "-j", "1"])
+    assert db.read_bytes() == kept and sorted(p.name for p in tmp_path.iterdir()) == sorted(["samples", "extra", db.name])
+
+
+def test_what_is_not_an_index_is_never_changed(tmp_path: Path) -> None:
+    other = tmp_path / "mine.sqlite"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    kept = other.read_bytes()
+    result = run("index", str(SAMPLES / "bbgt-two-matches.mat"), "-o", str(other))
+    assert result.exit_code == 2 and "not a bgrecord index" in result.output and other.read_bytes() == kept
+    assert run("index", str(SAMPLES), "-o", str(tmp_path / "archive.csv")).exit_code == 2
+
+
+def test_a_dask_cluster_gives_the_same_tables_as_one_process(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    outputs = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        for name, options in (("one", ["-j", "1"]), ("cluster", ["--scheduler", cluster.scheduler_address])):
+            out = tmp_path / name
+            out.mkdir()
+            result = run("stats", str(SAMPLES), "-o", str(out / "games.csv"), "--players", str(out / "players.csv"), *options)
+            assert result.exit_code == 0, result.output
+            outputs.append([(out / table).read_text() for table in ("games.csv", "players.csv")])
+        validated = run("validate", str(SAMPLES), "--scheduler", cluster.scheduler_address)
+    assert outputs[0] == outputs[1]
+    assert validated.exit_code == 0 and validated.output == run("validate", str(SAMPLES), "-j", "1").output
+    local = run("validate", str(SAMPLES / "bbgt-two-matches.mat"), str(SAMPLES / "gnubg-5pt-crawford.mat"), "--scheduler", "local", "-j", "2")
+    assert local.exit_code == 0 and "2 files, 5 games" in local.output
+    unreachable = run("validate", str(SAMPLES), "--scheduler", "tcp://127.0.0.1:9")
+    assert unreachable.exit_code == 2 and "cannot reach the Dask scheduler" in unreachable.output
+
+
+def test_a_parquet_dataset_partitioned_by_source_folder(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    archive_folder = tmp_path / "archive"
+    for folder, name in (("2019/a", "bbgt-two-matches.mat"), ("2020", "xg-tags-bom-crlf.mat"), (".", "gnubg-5pt-crawford.mat")):
+        (archive_folder / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(SAMPLES / name, archive_folder / folder / name)
+    out = tmp_path / "games"
+    assert run("stats", str(archive_folder), "-o", f"{out}/").exit_code == 0
+    data = pd.read_parquet(out)
+    assert len(data) == 7 and sorted(data["source"].astype(str).unique()) == [".", "2019/a", "2020"]
+    duckdb = pytest.importorskip("duckdb")
+    assert duckdb.sql(f"SELECT count(*) FROM read_parquet('{out}/**/*.parquet', hive_partitioning = true)").fetchall() == [(7,)]
+    assert run("stats", str(archive_folder), "-o", f"{out}/").exit_code == 2  # exists: --overwrite replaces it
+    assert run("stats", str(archive_folder), "-o", f"{out}/", "--overwrite", "--dedupe").exit_code == 0
+    assert run("stats", str(archive_folder), "-o", f"{archive_folder}/").exit_code == 2  # never over the inputs
