@@ -1,20 +1,24 @@
-"""Validation speed: the whole ``bgrecord validate`` process over ../shared/corpus, in one
-process (``-j 1``), with two workers and with the default (a worker per core), beside GNU
-Backgammon importing the same files in the same run.
+"""Validation speed beside the peers, in one run, whole processes, one core each: ``bgrecord
+validate -j 1``, GNU Backgammon importing the same files (it checks almost nothing) and
+gammonview's ``gvformat`` parsing them and rebuilding every position (it checks no legality).
+Then ``bgrecord validate`` with two workers and with the default.
 
     python benchmarks/validate.py [FOLDER]
 
-Goal (issue 4): the whole process at least a quarter of GNU Backgammon's import speed, at
-least 1,000 games/s on one core, and ``--jobs 2`` nearly twice as fast on large inputs. Time
-an installed bgrecord (``pip install .`` compiles its modules); from a checkout run
-``python -m compileall -q bgrecord`` first, or every run compiles them again when
-PYTHONDONTWRITEBYTECODE is set.
-GNU Backgammon (Debian package gnubg) is timed only when installed.
+Goals (issue 15): ``-j 1`` at least as fast as gammonview, at least 0.25x GNU Backgammon's
+import; ``-j 0`` with two cores free at least 1.8x ``-j 1``. Every side is pinned to one core
+(``taskset``, where there is one); each says how many files it really read: GNU Backgammon
+aborts on some files (an empty player name), so the files it cannot read are found first and
+left out of every side's set. Peers are timed only when installed (``gnubg``: the Debian
+package; gammonview: ``pip install gammonview``). Time an installed bgrecord (``pip install
+.``), or run ``python -m compileall -q bgrecord`` first in a checkout.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -27,51 +31,96 @@ from bgrecord.reader import match_files
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
-IMPORT = """
+ONE_CORE = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+GNUBG_IMPORT = """
 import gnubg, os
+done = open(os.environ["DONE"], "w")
 for name in open(os.environ["FILES"]).read().split("\\n"):
     if name:
         gnubg.command(('load match "%s"' if name.endswith(".sgf") else 'import mat "%s"') % name)
+        done.write(name + "\\n")
+        done.flush()
+"""
+GVFORMAT = """
+import os, sys
+from pathlib import Path
+import gvformat
+read = 0
+for name in open(os.environ["FILES"]).read().split("\\n"):
+    if name:
+        try:
+            gvformat.convert_mat(Path(name))
+            read += 1
+        except Exception:
+            pass
+print(read)
 """
 
 
-def timed(command: list[str], **kwargs: object) -> tuple[float, str]:
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, subprocess.CompletedProcess[str]]:
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, **kwargs)  # type: ignore[call-overload]
-    return time.perf_counter() - start, done.stdout
+    done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    return time.perf_counter() - start, done
 
 
-def gnubg_seconds(files: list[str]) -> float | None:
-    if GNUBG is None:
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        listing, script = Path(tmp) / "files", Path(tmp) / "import.py"
-        listing.write_text("\n".join(files))
-        script.write_text(IMPORT)
-        seconds, _ = timed([GNUBG, "-t", "-q", "-p", str(script)], stdin=subprocess.DEVNULL, env={"FILES": str(listing), "HOME": tmp})
-    return seconds
+def gnubg_run(files: list[str], tmp: Path) -> tuple[float, list[str], int]:
+    """GNU Backgammon's import of ``files``: seconds, the files it finished, its exit status."""
+    assert GNUBG is not None
+    listing, script, done = tmp / "files", tmp / "import.py", tmp / "done"
+    listing.write_text("\n".join(files))
+    script.write_text(GNUBG_IMPORT)
+    seconds, process = timed([*ONE_CORE, GNUBG, "-t", "-q", "-p", str(script)], {"FILES": str(listing), "DONE": str(done), "HOME": str(tmp)})
+    finished = done.read_text().splitlines() if done.exists() else []
+    return seconds, finished, process.returncode
+
+
+def gnubg_readable(files: list[str], tmp: Path) -> list[str]:
+    """``files`` without those GNU Backgammon aborts on (found by running it until it does not)."""
+    left = list(files)
+    for _ in range(20):
+        _, finished, status = gnubg_run(left, tmp)
+        if len(finished) == len(left):
+            return left
+        bad = left[len(finished)]
+        print(f"  (GNU Backgammon stops on {Path(bad).name}, exit status {status}: left out of every side's set)")
+        left.remove(bad)
+    return left
 
 
 def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
-    sets = {"corpus": [str(p) for p in match_files([folder])]}
-    galaxy = [f for f in sets["corpus"] if "raw__match" in f][:300]  # Backgammon Galaxy exports
+    files = [str(p) for p in match_files([folder]) if p.suffix in (".mat", ".txt", ".gam", ".sgf")]
+    sets = {"corpus": files}
+    galaxy = [f for f in files if "raw__match" in f][:300]  # Backgammon Galaxy exports
     if galaxy:
         sets["300 Galaxy files"] = galaxy
     validate = [sys.executable, "-m", "bgrecord", "validate", "--format", "json"]
-    for name, files in sets.items():
-        seconds, out = timed([*validate, "--jobs", "1", *files])
-        games = json.loads(out)["summary"]["games"]
-        two, _ = timed([*validate, "--jobs", "2", *files])
-        default, _ = timed([*validate, *files])
-        reference = gnubg_seconds(files)
-        print(f"{name}: {len(files)} files, {games} games")
-        print(f"  bgrecord validate -j 1   {seconds:6.2f} s  {games / seconds:7,.0f} games/s  (one process, one core)")
-        print(f"  bgrecord validate -j 2   {two:6.2f} s  {games / two:7,.0f} games/s  ({seconds / two:.2f}x)")
-        print(f"  bgrecord validate        {default:6.2f} s  {games / default:7,.0f} games/s  (the default: {worker_count(0, files)} workers here)")
-        if reference is not None:
-            print(f"  gnubg import             {reference:6.2f} s  {games / reference:7,.0f} games/s"
-                  f"  (bgrecord at {reference / seconds:.0%} of its speed on one core, {reference / default:.0%} by default)")
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        for label, chosen in sets.items():
+            print(f"{label}:")
+            if GNUBG:
+                chosen = gnubg_readable(chosen, tmp)
+            seconds, process = timed([*ONE_CORE, *validate, "--jobs", "1", *chosen])
+            summary = json.loads(process.stdout)["summary"]
+            games = summary["games"]
+            print(f"  {len(chosen)} files, {games} games; bgrecord read {summary['files']} files")
+            print(f"  bgrecord validate -j 1   {seconds:6.2f} s  {games / seconds:7,.0f} games/s  (one core)")
+            if GNUBG:
+                reference, finished, status = gnubg_run(chosen, tmp)
+                print(f"  gnubg import             {reference:6.2f} s  {games / reference:7,.0f} games/s  "
+                      f"({len(finished)} files read, exit {status}): bgrecord at {reference / seconds:.2f}x its speed")  # fmt: skip
+            if importlib.util.find_spec("gvformat") and all(not f.endswith(".sgf") for f in chosen):
+                listing = tmp / "gv-files"
+                listing.write_text("\n".join(chosen))
+                peer, process = timed([*ONE_CORE, sys.executable, "-c", GVFORMAT], {"FILES": str(listing)})
+                print(f"  gammonview gvformat      {peer:6.2f} s  {games / peer:7,.0f} games/s  "
+                      f"({process.stdout.strip() or 0} files read): bgrecord at {peer / seconds:.2f}x its speed")  # fmt: skip
+            two, _ = timed([*validate, "--jobs", "2", *chosen])
+            default, _ = timed([*validate, *chosen])
+            print(f"  bgrecord validate -j 2   {two:6.2f} s  {games / two:7,.0f} games/s  ({seconds / two:.2f}x -j 1)")
+            print(f"  bgrecord validate        {default:6.2f} s  {games / default:7,.0f} games/s  "
+                  f"({seconds / default:.2f}x -j 1; the default starts {worker_count(0, chosen)} workers here)")  # fmt: skip
 
 
 if __name__ == "__main__":

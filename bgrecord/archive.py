@@ -234,14 +234,18 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             for name in report.replaced:
                 for table in ("games", "positions", "files"):
                     database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
+            batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
             for rows in work(todo):
                 if rows.problem:
                     report.problems.append((rows.path, rows.problem, rows.internal))
-                database.insert("games", rows.games)
-                database.insert("positions", rows.positions)
-                database.insert("files", [{"file": rows.path, "file_key": rows.file_key, "games": len(rows.games), "problem": rows.problem}])
+                batch["games"] += rows.games
+                batch["positions"] += rows.positions
+                batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.games), "problem": rows.problem})
                 report.games += len(rows.games)
                 report.positions += len(rows.positions)
+                if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
+                    _insert(database, batch)
+            _insert(database, batch)
             _mark_duplicates(database)
             _summaries(database, dedupe)
             database.execute("DROP INDEX IF EXISTS positions_by_id")
@@ -254,6 +258,12 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             if os.path.exists(leftover):
                 os.unlink(leftover)
     return report
+
+
+def _insert(database: Database, batch: dict[str, list[dict[str, Any]]]) -> None:
+    for table, rows in batch.items():
+        database.insert(table, rows)
+        rows.clear()
 
 
 def _file_key(name: str) -> str:

@@ -24,8 +24,8 @@ class ClusterError(Exception):
     """The cluster cannot be reached or started."""
 
 
-def _run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
-    """On a worker: ``work`` on each file of a batch."""
+def run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
+    """On a worker (a process of a pool, or of a cluster): ``work`` on each file of a batch."""
     return [work(name, *arguments) for name in files]
 
 
@@ -50,7 +50,7 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
         batches = [files[start : start + BATCH] for start in range(0, len(files), BATCH)]
         pending: deque[Any] = deque()
         for batch in batches:
-            pending.append(client.submit(_run_batch, work, batch, arguments, retries=2, pure=False))
+            pending.append(client.submit(run_batch, work, batch, arguments, retries=2, pure=False))
             if len(pending) >= slots:
                 yield from pending.popleft().result()  # in order: the oldest batch first
         while pending:

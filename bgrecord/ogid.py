@@ -60,8 +60,8 @@ class OGID:
 
     def __str__(self) -> str:
         white, black = self.position.sides
-        white_pips = "".join(_PIPS[BAR - point] * white[point] for point in range(BAR, 0, -1))
-        black_pips = "".join(_PIPS[point] * black[point] for point in range(1, BAR + 1))
+        white_pips = "".join([_PIPS[BAR - point] * white[point] for point in range(BAR, 0, -1) if white[point]])
+        black_pips = "".join([_PIPS[point] * black[point] for point in range(1, BAR + 1) if black[point]])
         owner = "N" if self.cube_owner is None else "WB"[self.cube_owner]
         cube = f"{owner}{self.cube.bit_length() - 1}{self.cube_action}"
         dice = f"{min(self.dice)}{max(self.dice)}" if self.dice != (0, 0) else ""

@@ -14,6 +14,8 @@ roll do with these dice" and "is this play legal, and if not, why".
 
 from __future__ import annotations
 
+import operator
+
 import enum
 from dataclasses import dataclass
 from itertools import permutations
@@ -25,6 +27,9 @@ CHECKERS = 15
 
 Side = tuple[int, ...]
 """26 counts: [borne off, point 1, ..., point 24, bar], in the side's own numbering."""
+
+
+_POINTS = range(26)  # a side's points with their pip values: 0 off, 25 the bar
 
 
 class Variant(enum.Enum):
@@ -292,7 +297,7 @@ class Position:
     def pips(self) -> tuple[int, int]:
         """Pip counts of player 0 and player 1."""
         a, b = self.sides
-        return (sum(i * n for i, n in enumerate(a)), sum(i * n for i, n in enumerate(b)))
+        return (sum(map(operator.mul, a, _POINTS)), sum(map(operator.mul, b, _POINTS)))
 
     def is_valid(self) -> bool:
         """Counts in range, 15 checkers a side, and no point held by both sides."""

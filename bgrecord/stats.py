@@ -54,18 +54,18 @@ def content_key(source: Input) -> str:
     return digest.hexdigest()[:16]
 
 
-def game_fingerprint(out: GameReplay) -> str:
+def game_fingerprint(out: GameReplay) -> bytes:
     """What a game is, as replayed: every action's kind, player, dice (either order), the
-    position it leads to and the cube, and the result; not the bytes, the names or the
-    notation of the file."""
+    position it leads to (its checkers) and the cube, and the result; not the bytes, the
+    names or the notation of the file."""
     parts = []
     for step in out.steps:
-        dice = "".join(sorted(map(str, step.dice))) if step.dice else ""
-        after = step.after.id() if step.after is not None else "-"
-        parts.append(f"{step.kind}{step.player}{dice}:{after}:{step.cube}")
+        dice = f"{min(step.dice)}{max(step.dice)}" if step.dice else ""
+        after = bytes(step.after.sides[0] + step.after.sides[1]) if step.after is not None else b"-"
+        parts.append(f"{step.kind}{step.player}{dice}:{step.cube}:".encode() + after)
     result = out.result
-    parts.append(f"={result.winner},{result.points},{result.ended_by}" if result else "=")
-    return ";".join(parts)
+    parts.append(f"={result.winner},{result.points},{result.ended_by}".encode() if result else b"=")
+    return b";".join(parts)
 
 
 class MatchKeys:
@@ -78,7 +78,7 @@ class MatchKeys:
 
     def add(self, match: int, length: int | None, out: GameReplay) -> None:
         started = self.hashes.setdefault(match, hashlib.sha256(f"length {length}\n".encode()))
-        started.update(game_fingerprint(out).encode() + b"\n")
+        started.update(game_fingerprint(out) + b"\n")
         if out.steps:
             self.acted.add(match)
 

@@ -33,8 +33,8 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def action_words(step: Step, name: str, opponent: str, result: GameResult | None = None) -> str:
-    """The action in one plain sentence."""
+def action_words(step: Step, name: str, opponent: str, result: GameResult | None = None, played: str | None = None) -> str:
+    """The action in one plain sentence (``played``: the play's :func:`notation`, when made already)."""
     kind = step.kind
     if kind == "move" and step.dice is not None:
         rolled = f"{name} rolls {dice_words(step.dice)}"
@@ -45,7 +45,7 @@ def action_words(step: Step, name: str, opponent: str, result: GameResult | None
             return f"{rolled} and cannot move"
         hits = sorted(play.hit_points(), reverse=True)
         hit_text = ", hitting on the " + " and ".join(str(p) for p in hits) + (" points" if len(hits) > 1 else " point") if hits else ""
-        return f"{rolled} and plays {notation(play)}{hit_text}"
+        return f"{rolled} and plays {played or notation(play)}{hit_text}"
     if kind == "double":
         return f"{name} doubles to {step.cube * 2}"
     if kind in ("beaver", "raccoon"):

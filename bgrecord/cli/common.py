@@ -89,7 +89,7 @@ def rules_option(help_text: str = "Rules over the files' tags, as for validate."
 
 
 def quiet_option(command: F) -> F:
-    return click.option("--quiet", "-q", is_flag=True, help="No progress, summary or notes: for scripts (the exit status tells).")(command)
+    return click.option("--quiet", "-q", is_flag=True, help="No progress, summary or info lines: for scripts (the exit status tells).")(command)
 
 
 def overwrite_option(command: F) -> F:
@@ -202,7 +202,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
             from concurrent.futures import ProcessPoolExecutor
 
             pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-            results = pool.map(work, files, *([argument] * len(files) for argument in arguments), chunksize=8)
+            results = _bounded_map(pool, work, files, arguments, window=4 * jobs)
         else:
             results = (work(source_of(path) if path == STDIN else path, *arguments) for path in files)
         if len(files) >= 50 and not quiet and sys.stderr.isatty():
@@ -214,6 +214,23 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         gc.unfreeze()
+
+
+def _bounded_map(pool: Any, work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], window: int) -> Iterator[Any]:
+    """``work`` on every file in ``pool``, in file order, with at most ``window`` chunks out at
+    once: results are never piled up faster than they are used (``Executor.map`` submits
+    everything at once, and a slow consumer then holds every result in memory)."""
+    from collections import deque
+
+    from bgrecord.cluster import BATCH, run_batch
+
+    pending: deque[Any] = deque()
+    for start in range(0, len(files), BATCH):
+        pending.append(pool.submit(run_batch, work, files[start : start + BATCH], arguments))
+        if len(pending) >= window:
+            yield from pending.popleft().result()
+    while pending:
+        yield from pending.popleft().result()
 
 
 def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int) -> Iterator[Any]:

@@ -116,12 +116,14 @@ def detect(source: Input) -> Format | Refusal:
     return FORMATS["mat"]
 
 
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x19\x1b-\x1f]")  # control characters, but not tab, line ends, form feed, Ctrl-Z
+
+
 def _binary_looking(text: str) -> bool:
     """Mostly control characters: binary data that happened to decode (judged on 64
     characters at least: a short text is given the benefit of the doubt)."""
     sample = text[:4096]
-    controls = sum(1 for char in sample if char < " " and char not in "\t\n\r\f\x1a")
-    return len(sample) >= 64 and controls / len(sample) > 0.1
+    return len(sample) >= 64 and len(_CONTROLS.findall(sample)) / len(sample) > 0.1
 
 
 def unpacked(source: Input) -> Input | None:

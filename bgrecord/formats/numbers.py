@@ -19,6 +19,9 @@ def number(text: str, limit: int | None = MAX_NUMBER) -> int | None:
     """The value of ``text`` (ASCII digits, surrounding blanks allowed), or None when it is
     not a number or is larger than ``limit`` (None: :data:`MAX_NUMBER`)."""
     limit = MAX_NUMBER if limit is None else limit
+    if text.isdigit() and text.isascii() and len(text) <= 4:  # the usual case: a row number, a score
+        value = int(text)
+        return value if value <= limit else None
     digits = text.strip()
     if not _DIGITS.fullmatch(digits):
         return None

@@ -101,7 +101,9 @@ def point_of(letter: str, player: int) -> int:
 
 _LONGEST_VALUE = 64 << 20
 _LINE_END = re.compile(r"\r\n|\r|\n")
-_TREE_TOKENS = re.compile(r"\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\]|[()]|[^()\[]++")
+# A parenthesis, or a run of everything else (text and whole values, which may hold
+# parentheses): a game tree's nodes are one run, so the splitter loops per tree, not per value.
+_TREE_TOKENS = re.compile(r"[()]|(?:[^()\[]++|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\])++")
 
 
 def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, int]]:

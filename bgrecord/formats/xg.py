@@ -58,8 +58,12 @@ class XgError(ValueError):
         self.offset = offset
 
 
-def archive(data: bytes) -> dict[str, bytes]:
-    """The files of the ZLib archive after the header and thumbnail, by name."""
+_READ_FILES = ("temp.xg", "temp.xgc")  # the game file and its comments; analysis and rollouts are not read
+
+
+def archive(data: bytes, wanted: tuple[str, ...] = _READ_FILES) -> dict[str, bytes]:
+    """The files ``wanted`` of the ZLib archive after the header and thumbnail, by name (the
+    others are not inflated: the archive's CRC vouches for their bytes)."""
     if len(data) < _HEADER or data[:4] != b"RGMH":
         raise XgError("not an eXtreme Gammon file: no RGMH header", 0)
     thumbnail_offset, thumbnail_size = struct.unpack_from("<qi", data, 12)
@@ -81,6 +85,8 @@ def archive(data: bytes) -> dict[str, bytes]:
         if len(entry) < _FILE_RECORD:
             raise XgError("the archive's registry is cut short", registry_start)
         name = entry[1 : 1 + entry[0]].decode("latin-1")
+        if name not in wanted:
+            continue
         size, stored_size, offset, file_crc = struct.unpack_from("<4l", entry, 512)
         where = data_start + offset
         if offset < 0 or stored_size < 0 or where + stored_size > registry_start:
