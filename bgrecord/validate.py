@@ -115,16 +115,7 @@ def validate_file(path: str | Path | Input, rules: str | None = None) -> FileRep
                 report.issues.extend(match.issues)
         return report
 
-    def failed(issue: Issue) -> FileReport:
-        report.issues.append(issue)
-        return report
-
-    try:
-        guarded(report.path, work, failed)
-    except OSError as exc:
-        report.failure = f"cannot read: {exc.strerror or exc}"
-    report.issues.sort(key=lambda issue: (issue.line or 0, issue.column or 0))
-    return report
+    return _reported(report, work)
 
 
 @dataclass(slots=True)
@@ -197,7 +188,17 @@ def read_file(path: str | Path | Input, name: str | None = None) -> ReadReport:
             _close(report, current, entry)
         return report
 
-    def failed(issue: Issue) -> ReadReport:
+    return _reported(report, work)
+
+
+R = TypeVar("R", FileReport, ReadReport)
+
+
+def _reported(report: R, work: Callable[[], R]) -> R:
+    """``work()`` filling ``report``, guarded: bgrecord's failure an issue on the file, an I/O
+    failure said in ``failure``; the issues in the order of the file."""
+
+    def failed(issue: Issue) -> R:
         report.issues.append(issue)
         return report
 

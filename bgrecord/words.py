@@ -33,6 +33,10 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
+_SAID = {"resign": "{name} resigns", "accept-resign": "{name} accepts the resignation",
+         "reject-resign": "{name} rejects the resignation", "setup": "The board is set up"}  # fmt: skip
+
+
 def action_words(step: Step, name: str, opponent: str, result: GameResult | None = None, played: str | None = None) -> str:
     """The action in one plain sentence (``played``: the play's :func:`notation`, when made already)."""
     kind = step.kind
@@ -54,14 +58,8 @@ def action_words(step: Step, name: str, opponent: str, result: GameResult | None
         return f"{name} takes: the cube is at {step.offered or step.cube * 2}"
     if kind == "drop":
         return f"{name} drops: {opponent} wins {plural(step.cube, 'point')}"
-    if kind == "resign":
-        return f"{name} resigns"
-    if kind == "accept-resign":
-        return f"{name} accepts the resignation"
-    if kind == "reject-resign":
-        return f"{name} rejects the resignation"
-    if kind == "setup":
-        return "The board is set up"
+    if kind in _SAID:
+        return _SAID[kind].format(name=name)
     if kind == "win" and result is not None:
         how = {"bearoff": f"a {KINDS[result.kind]}", "drop": "on the dropped double", "resign": f"a resigned {KINDS[result.kind]}"}
         return f"{name} wins {how[result.ended_by]}: {plural(result.points, 'point')}"

@@ -15,7 +15,7 @@ import re
 import tempfile
 import zlib
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
 from bgrecord.extras import require
 from bgrecord.issues import Severity, format_issue
@@ -179,6 +179,17 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         yield refused(source, f"{found.what}: not a match record, not read", found.code), None
         return
     yield from found.reader()(source)
+
+
+def each_game(match: MatchRecord, games: Iterable[GameRecord]) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
+    """``(match, game)`` for each game, or ``(match, None)`` once for a match with none: what a
+    reader yields for one match."""
+    produced = False
+    for game in games:
+        produced = True
+        yield match, game
+    if not produced:
+        yield match, None
 
 
 def refused(source: Input, message: str, code: str) -> MatchRecord:

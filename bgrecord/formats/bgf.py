@@ -21,6 +21,7 @@ import json
 import zlib
 from typing import Any, Iterator
 
+from bgrecord.formats import each_game
 from bgrecord.formats.smile import SmileError, decode
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Tag
@@ -228,10 +229,5 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         return
     reader = _Reader(source, doc)
     reader.header()
-    produced = False
-    for game in reader.games():
-        produced = True
-        yield reader.match, game
-    if not produced:
-        yield reader.match, None
+    yield from each_game(reader.match, reader.games())
 

@@ -22,9 +22,9 @@ from typing import Any, Iterator
 
 from bgrecord import __version__
 from bgrecord.extras import require
+from bgrecord.formats import each_game
 from bgrecord.issues import Severity, format_issue
-from bgrecord.position import BAR, OFF, Dice, LegalPlay
-from bgrecord.position import CHECKERS, Position
+from bgrecord.position import BAR, CHECKERS, OFF, Dice, LegalPlay, Position
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
 from bgrecord.source import Input
 
@@ -230,12 +230,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         for problem_offset, message in problems:
             reader.match.issues.append(format_issue(Severity.ERROR, "corrupt-member", message, problem_offset, None).at(path=source.name, unit="byte"))
         problems.clear()
-        produced = False
-        for game in reader.games():
-            produced = True
-            yield reader.match, game
-        if not produced:
-            yield reader.match, None
+        yield from each_game(reader.match, reader.games())
     if problems or not count:
         match = MatchRecord(source.name, "ogxm", "", unit="byte")
         for problem_offset, message in problems or [(0, "no OGXM match could be read")]:
