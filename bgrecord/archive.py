@@ -127,14 +127,13 @@ def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
 class Database:
     """A DuckDB or SQLite file holding :data:`TABLES`: one small interface for both."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
         self.engine = engine_of(path)
         if self.engine == "duckdb":
-            self.connection: Any = require("duckdb").connect(str(self.path))
+            self.connection: Any = require("duckdb").connect(str(self.path), read_only=read_only)
         else:
-            self.connection = sqlite3.connect(str(self.path))
-        self.tables = self.names()
+            self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
 
     def names(self) -> set[str]:
         if self.engine == "duckdb":
@@ -148,7 +147,13 @@ class Database:
         self.connection.execute(sql, list(parameters))
 
     def is_index(self) -> bool:
-        return "bgrecord" in self.tables and self.query("SELECT value FROM bgrecord WHERE key = 'schema'") == [(SCHEMA_VERSION,)]
+        try:
+            return self.query("SELECT value FROM bgrecord WHERE key = 'schema'") == [(SCHEMA_VERSION,)]
+        except Exception:  # noqa: BLE001 - no such table (each engine has its own error): not ours
+            return False
+
+    def is_empty(self) -> bool:
+        return not self.names()
 
     def create(self) -> None:
         """The tables, empty (an existing one is kept)."""
@@ -158,7 +163,6 @@ class Database:
         for table, columns in TABLES.items():
             body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
             self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
-        self.tables = self.names()
 
     def insert(self, table: str, rows: list[dict[str, Any]]) -> None:
         if not rows:
@@ -219,7 +223,7 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             shutil.copyfile(target, temporary)
         database = Database(temporary)
         try:
-            if target.exists() and not database.is_index():
+            if target.exists() and not database.is_index() and not database.is_empty():
                 raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
             database.create()
             known = dict(database.query("SELECT file, file_key FROM files"))
@@ -347,7 +351,7 @@ def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dic
     game, move) and what was done from it (action, play), in file order."""
     if not Path(path).is_file():
         raise ValueError(f"{path}: no such index")
-    database = Database(path)
+    database = Database(path, read_only=True)
     try:
         if not database.is_index():
             raise ValueError(f"{path}: not a bgrecord index")

@@ -136,3 +136,13 @@ def test_spellings_with_one_reading() -> None:
     unreadable = head + "  1) 31: 8/5 6/x5                42: 8/4 6/4\n"
     match = read_match(unreadable)
     assert [type(a).__name__ for a in match.games[0].actions] == ["Unreadable", "Roll"]
+
+
+def test_an_automatic_double_turns_the_cube_for_the_jacoby_rule() -> None:
+    from test_replay_checks import gammon_session
+
+    rules = "money,automatic-doubles=1"  # money: Jacoby on
+    assert errors(gammon_session(4), rules) == []  # the cube at 2 by an automatic double: the gammon counts, 2 x 2
+    assert "automatic-doubles" in codes(gammon_session(4), rules)
+    assert errors(gammon_session(1), rules) == []  # no automatic double: the cube unturned, a single under Jacoby
+    assert errors(gammon_session(2), rules) == [("result-points", 7)]  # neither reading gives 2
