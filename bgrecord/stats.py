@@ -11,6 +11,7 @@ player, match and dice tables as they come, so an archive is summed in flat memo
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,8 @@ from bgrecord.source import Input
 from bgrecord.validate import guarded, replayed
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
+_KIND_CODES = {kind: code for code, kind in enumerate(
+    ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "loss", "setup"), 1)}
 ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]
 
 GAME_COLUMNS: dict[str, str] = {
@@ -58,14 +61,13 @@ def game_fingerprint(out: GameReplay) -> bytes:
     """What a game is, as replayed: every action's kind, player, dice (either order), the
     position it leads to (its checkers) and the cube, and the result; not the bytes, the
     names or the notation of the file."""
-    parts = []
-    for step in out.steps:
-        dice = f"{min(step.dice)}{max(step.dice)}" if step.dice else ""
-        after = bytes(step.after.sides[0] + step.after.sides[1]) if step.after is not None else b"-"
-        parts.append(f"{step.kind}{step.player}{dice}:{step.cube}:".encode() + after)
+    # Python's hash of a tuple of ints is the same in every process (strings' and None's are
+    # not: they are left out), so each step is eight bytes.
+    steps = array("q", [hash((_KIND_CODES.get(s.kind, 0), -1 if s.player is None else s.player, min(s.dice) if s.dice else 0,
+                              max(s.dice) if s.dice else 0, s.cube, s.after.sides if s.after is not None else ()))
+                        for s in out.steps])  # fmt: skip
     result = out.result
-    parts.append(f"={result.winner},{result.points},{result.ended_by}".encode() if result else b"=")
-    return b";".join(parts)
+    return steps.tobytes() + (f"={result.winner},{result.points},{result.ended_by}".encode() if result else b"=")
 
 
 class MatchKeys:
