@@ -63,8 +63,10 @@ def archive(data: bytes, wanted: tuple[str, ...] = _READ_FILES) -> dict[str, byt
         if offset < 0 or stored_size < 0 or where + stored_size > registry_start:
             raise XgError(f"the archive's entry for {name!r} points outside the archive", where)
         stored = data[where : where + stored_size]
-        content = _inflate(stored, where) if entry[528] == 0 else stored
-        if zlib.crc32(content) & 0xFFFFFFFF != file_crc & 0xFFFFFFFF:
+        compressed_entry = entry[528] == 0
+        content = _inflate(stored, where) if compressed_entry else stored
+        # zlib checks what it inflates (its Adler-32, and the stream's end); a stored file has only its CRC
+        if not compressed_entry and zlib.crc32(content) & 0xFFFFFFFF != file_crc & 0xFFFFFFFF:
             raise XgError(f"{name!r} in the archive is damaged (its CRC does not match)", where)
         files[name] = content
     return files
@@ -73,13 +75,14 @@ def archive(data: bytes, wanted: tuple[str, ...] = _READ_FILES) -> dict[str, byt
 def _bare(data: bytes, start: int) -> dict[str, bytes]:
     """Some files hold no archive: the game file follows the header as one zlib stream."""
     try:
-        game = _inflate(data[start:], start)
+        game = _inflate(data[start:], start, whole=False)  # cut short: the records it holds are still read
     except XgError:
         raise XgError("the archive's trailer does not read: the file is damaged or cut short", len(data) - _TRAILER) from None
     return {"temp.xg": game}
 
 
-def _inflate(stored: bytes, offset: int) -> bytes:
+def _inflate(stored: bytes, offset: int, whole: bool = True) -> bytes:
+    """``stored`` inflated (bounded); ``whole``: the stream must end (else what it gives is kept)."""
     inflater = zlib.decompressobj()
     try:
         content = inflater.decompress(stored, MAX_BINARY + 1)
@@ -87,4 +90,6 @@ def _inflate(stored: bytes, offset: int) -> bytes:
         raise XgError(f"compressed data that does not inflate ({exc})", offset) from None
     if len(content) > MAX_BINARY:
         raise XgError(f"compressed data inflating beyond {MAX_BINARY >> 20} MB", offset)
+    if whole and not inflater.eof:  # the stream's end (and its check) never came
+        raise XgError("compressed data cut short", offset + len(stored))
     return content
