@@ -106,6 +106,8 @@ class OGID:
         if dice_field and not re.fullmatch(r"[1-6][1-6]", dice_field):
             raise ValueError(f"OGID dice are two digits from 1 to 6, or nothing: {dice_field!r}")
         dice = (int(dice_field[0]), int(dice_field[1])) if dice_field else (0, 0)
+        if fields[5] not in STATES:
+            raise ValueError(f"an OGID's game state is one of {', '.join(s for s in STATES if s)} or nothing: {fields[5][:20]!r}")
         scores = []
         for field in fields[6:8]:
             if field and not re.fullmatch(r"[0-9]{1,5}", field) or field and int(field) > 32767:

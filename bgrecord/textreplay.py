@@ -9,7 +9,6 @@ from bgrecord.ids import MatchState
 from bgrecord.steps import StepRecord
 from bgrecord.words import board_words
 
-BOARDS = ("ascii", "words", "none")
 _SHOWN = ("move", "take", "drop", "setup", "beaver", "raccoon")  # the actions after which the board is drawn
 
 
@@ -28,7 +27,7 @@ def ascii_after(record: StepRecord) -> str:
 
 
 def text_lines(record: StepRecord, board: str = "ascii") -> list[str]:
-    """The lines ``replay --format text`` writes for ``record``; ``board`` is one of :data:`BOARDS`."""
+    """The lines ``replay --format text`` writes for ``record``; ``board``: ``ascii``, ``words`` or ``none``."""
     lines = [f"{record.opening}."] if record.opening else []
     lines.append(f"{heading(record)}: {record.words}.")
     lines += [f" {issue}" for issue in record.issues]

@@ -36,7 +36,8 @@ def test_ogid_of_the_starting_position_and_its_fields() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "11ccccchhhjjjjj", "zz:11:N0N", "111111111111111111:6:N0N", "11:66:N0N:77:W", "11:66:N99N", "11ccccchhhjjjjj:66666888dddddoo:N0N::W:C:0:0:99999:0"],
+    ["", "11ccccchhhjjjjj", "zz:11:N0N", "111111111111111111:6:N0N", "11:66:N0N:77:W", "11:66:N99N", "11ccccchhhjjjjj:66666888dddddoo:N0N::W:C:0:0:99999:0",
+     "11ccccchhhjjjjj:66666888dddddoo:N0N::W:Q:0:0:9:0"],
 )
 def test_malformed_ogids_say_why(text: str) -> None:
     with pytest.raises(ValueError):
