@@ -30,8 +30,7 @@ from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, Tables, content_key, game_rows
-from bgrecord.validate import guarded
+from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, FileRows, Tables, content_key, file_rows
 from bgrecord.writers import ids_json, play_text, step_ogids, step_state
 
 SCHEMA_VERSION = "1"
@@ -62,19 +61,15 @@ def engine_of(path: str | Path) -> str:
 
 
 @dataclass(slots=True)
-class IndexRows:
-    """A file's games and positions rows, or why there are none."""
+class IndexRows(FileRows):
+    """A file's games rows (``rows``) and positions rows, or why there are none."""
 
-    path: str
-    file_key: str
-    games: list[dict[str, Any]] = field(default_factory=list)
     positions: list[dict[str, Any]] = field(default_factory=list)
-    problem: str | None = None
-    internal: bool = False
 
 
-def position_rows(path: str, number: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> list[dict[str, Any]]:
-    """One row a replayed action (a set-up too), with the position and IDs before it."""
+def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> list[dict[str, Any]]:
+    """One row a replayed action (a set-up too), with the position and IDs before it (its
+    ``file`` and ``match_key`` are for the caller to fill)."""
     rows = []
     names = out.game.names
     for index, (step, ogid) in enumerate(zip(out.steps, step_ogids(out, match.length or 0)), 1):
@@ -84,7 +79,7 @@ def position_rows(path: str, number: int, match: MatchRecord, out: GameReplay, j
         dice = step.dice if step.dice and state.dice != (0, 0) else None
         pips = position.pips()
         rows.append({
-            "file": path, "match_key": None, "match": number, "game": out.game.index, "move": step.action.number,
+            "file": None, "match_key": None, "match": number, "game": out.game.index, "move": step.action.number,
             "line": step.action.line, "step": index, "action": step.kind, "player": position.turn, "player0": names[0], "player1": names[1],
             "dice": f"{max(dice)}{min(dice)}" if dice else None, "play": play_text(step.play) if step.play is not None else None,
             **ids_json(position, state, ogid), "pips0": pips[0], "pips1": pips[1], "cube": step.cube,
@@ -94,31 +89,20 @@ def position_rows(path: str, number: int, match: MatchRecord, out: GameReplay, j
 
 
 def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
-    """The rows of one file, read and replayed once; a failure is reported, never raised."""
-    source = path if isinstance(path, Input) else Input.of(Path(path))
-    name = source.name or "<stdin>"
-    try:
-        found = IndexRows(name, content_key(source))
-    except OSError as exc:
-        return IndexRows(name, "", problem=f"cannot read: {exc.strerror or exc}")
+    """The rows of one file, read and replayed once (:func:`bgrecord.stats.file_rows`, with
+    the positions beside); a failure is reported, never raised."""
+    positions: list[dict[str, Any]] = []
 
-    def work() -> IndexRows:
-        def each(number: int, match: MatchRecord, out: GameReplay) -> None:
-            found.positions.extend(position_rows(name, number, match, out, rules_for(match, rules).jacoby))
+    def each(number: int, match: MatchRecord, out: GameReplay) -> None:
+        positions.extend(position_rows(number, match, out, rules_for(match, rules).jacoby))
 
-        found.games = game_rows(source, rules, each)
-        keys = {row["match"]: row["match_key"] for row in found.games}
-        for row in found.positions:
-            row["match_key"] = keys.get(row["match"])
-        return found
-
-    def failed(issue: Any) -> IndexRows:
-        return IndexRows(name, found.file_key, problem=issue.message, internal=True)
-
-    try:
-        return guarded(name, work, failed)
-    except OSError as exc:
-        return IndexRows(name, found.file_key, problem=f"cannot read: {exc.strerror or exc}")
+    found = file_rows(path, rules, each)
+    if found.problem:  # what was replayed before a failure is not kept: neither are its positions
+        positions = []
+    keys = {row["match"]: row["match_key"] for row in found.rows}
+    for row in positions:
+        row["file"], row["match_key"] = found.path, keys.get(row["match"])
+    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, positions)
 
 
 # --- the database ---
@@ -242,10 +226,10 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             for rows in work(todo):
                 if rows.problem:
                     report.problems.append((rows.path, rows.problem, rows.internal))
-                batch["games"] += rows.games
+                batch["games"] += rows.rows
                 batch["positions"] += rows.positions
-                batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.games), "problem": rows.problem})
-                report.games += len(rows.games)
+                batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.rows), "problem": rows.problem})
+                report.games += len(rows.rows)
                 report.positions += len(rows.positions)
                 if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
                     _insert(database, batch)
@@ -280,14 +264,11 @@ def _file_key(name: str) -> str:
 def _mark_duplicates(database: Database) -> None:
     """``duplicate_of`` for every match whose key an earlier match (by file, then index) has."""
     database.execute("UPDATE games SET duplicate_of = NULL")
-    duplicates = Duplicates()
-    seen: list[tuple[str, int, str | None]] = []
-    for file, match, key in database.query("SELECT DISTINCT file, match, match_key FROM games ORDER BY file, match"):
-        row = duplicates.mark([{"file": file, "match": match, "match_key": key, "duplicate_of": None}])[0]
-        seen.append((file, match, row["duplicate_of"]))
-    for file, match, original in seen:
-        if original:
-            database.execute("UPDATE games SET duplicate_of = ? WHERE file = ? AND match = ?", [original, file, match])
+    matches = [{"file": file, "match": match, "match_key": key, "duplicate_of": None}
+               for file, match, key in database.query("SELECT DISTINCT file, match, match_key FROM games ORDER BY file, match")]  # fmt: skip
+    for copy in Duplicates().mark(matches):
+        if copy["duplicate_of"]:
+            database.execute("UPDATE games SET duplicate_of = ? WHERE file = ? AND match = ?", [copy["duplicate_of"], copy["file"], copy["match"]])
 
 
 def _summaries(database: Database, dedupe: bool) -> None:

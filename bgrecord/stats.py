@@ -106,14 +106,15 @@ class Duplicates:
         return rows
 
 
-def game_rows(path: str | Path | Input, rules: str | None = None,
-              each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> list[dict[str, Any]]:  # fmt: skip
+def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
+              file_key: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """The rows of every game of the file at ``path``, in order (the file is read and
     replayed game by game). ``duplicate_of`` is for :class:`Duplicates` to fill, across files.
-    ``each(match_number, match, replayed_game)`` sees every game as it is replayed."""
+    ``each(match_number, match, replayed_game)`` sees every game as it is replayed;
+    ``file_key``: the file's :func:`content_key`, when the caller has it already."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
     name = source.name or "<stdin>"
-    file_key = content_key(source)
+    file_key = file_key if file_key is not None else content_key(source)
     rows = []
     number = 0
     current = None
@@ -140,15 +141,18 @@ class FileRows:
     rows: list[dict[str, Any]]
     problem: str | None = None
     internal: bool = False
+    file_key: str = ""  # the file's content_key ("" when it could not be read)
 
 
-def file_rows(path: str | Path | Input, rules: str | None = None) -> FileRows:
-    """:func:`game_rows`, with a failure on one file reported, never raised."""
-    name = path.name if isinstance(path, Input) else str(path)
-    name = name or "<stdin>"
+def file_rows(path: str | Path | Input, rules: str | None = None,
+              each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
+    """:func:`game_rows` (``each`` as there), with a failure on one file reported, never raised."""
+    name = (path.name if isinstance(path, Input) else str(path)) or "<stdin>"
     try:
-        return guarded(name, lambda: FileRows(name, game_rows(path, rules)),
-                       lambda issue: FileRows(name, [], issue.message, internal=True))  # fmt: skip
+        source = path if isinstance(path, Input) else Input.of(Path(path))
+        key = content_key(source)
+        return guarded(name, lambda: FileRows(name, game_rows(source, rules, each, key), file_key=key),
+                       lambda issue: FileRows(name, [], issue.message, internal=True, file_key=key))  # fmt: skip
     except OSError as exc:
         return FileRows(name, [], f"cannot read: {exc.strerror or exc}")
 
