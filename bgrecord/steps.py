@@ -92,14 +92,12 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
     seen: list[Issue] = issues if issues is not None else []
     current: MatchRecord | None = None
     match_number = in_match = 0
-    pending: list[Issue] = []  # issues still to be said (the match's, before its first game)
     for match, record, out in replayed(path, rules, steps=True):
         if match is not current:
             current, match_number, in_match = match, match_number + 1, 0
         if out is None:
             if record is None:
                 seen.extend(match.issues)
-                pending.extend(match.issues)
             continue
         number += 1
         in_match += 1
@@ -108,8 +106,8 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
         if game is not None and number != game:
             continue
         ruleset = rules_for(match, rules)
-        game_issues = [*pending, *out.game.issues, *out.issues] if in_match == 1 else [*out.game.issues, *out.issues]
-        pending = [] if in_match == 1 else pending
+        # the match's own issues (its header's, all known once its first game is read) are said with that game
+        game_issues = [*match.issues, *out.game.issues, *out.issues] if in_match == 1 else [*out.game.issues, *out.issues]
         context = _Game(number, match_number if match_number > 1 else None, in_match, match, out, ruleset.jacoby)
         yield from context.records(game_issues)
 
