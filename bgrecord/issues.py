@@ -62,3 +62,8 @@ def format_issue(
 ) -> Issue:
     """An issue of the reader (category ``format``); path and game are added by the caller."""
     return Issue(severity, "format", code, message, line=line, column=column, excerpt=excerpt)
+
+
+def count(number: int, word: str, plural: str | None = None) -> str:
+    """A count in words, for reports and summaries: ``1 game``, ``2,262 games``, ``3 matches``."""
+    return f"{number:,} {word}" if number == 1 else f"{number:,} {plural or word + 's'}"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
-from bgrecord.issues import Issue, Severity
+from bgrecord.issues import Issue, Severity, count
 from bgrecord.reader import iter_games
 from bgrecord.records import GameRecord, MatchRecord
 from bgrecord.replay import GameReplay, MatchReplayer
@@ -143,16 +143,12 @@ class ReadReport:
             players = " vs ".join(name or "(no name)" for name in match["players"])
             games, actions = len(match["games"]), sum(game["actions"] for game in match["games"])
             encoding = f" ({match['encoding']})" if match["encoding"] else ""
-            found.append(f"{self.path}: {match['format']}{encoding}, {kind}, {players}, {_plural(games, 'game')}, {_plural(actions, 'action')}")
+            found.append(f"{self.path}: {match['format']}{encoding}, {kind}, {players}, {count(games, 'game')}, {count(actions, 'action')}")
         return found + [f"  {issue}" for issue in self.issues]
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "matches": self.matches, "issues": [issue.to_json() for issue in self.issues],
                 **({"failure": self.failure} if self.failure else {})}  # fmt: skip
-
-
-def _plural(number: int, word: str) -> str:
-    return f"{number:,} {word}" if number == 1 else f"{number:,} {word}s"
 
 
 def _close(report: ReadReport, match: MatchRecord, entry: dict[str, Any]) -> None:

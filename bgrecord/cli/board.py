@@ -8,8 +8,8 @@ import re
 import click
 
 from bgrecord.board import ascii_board
-from bgrecord.cli.common import count
 from bgrecord.ids import MatchState, identify
+from bgrecord.issues import count
 from bgrecord.position import Dice, Position
 
 _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}

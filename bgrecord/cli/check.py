@@ -8,8 +8,6 @@ from typing import Any
 import click
 
 from bgrecord.cli.common import (
-    Inputs,
-    count,
     each_file,
     gather,
     jobs_option,
@@ -19,7 +17,7 @@ from bgrecord.cli.common import (
     scheduler_option,
     source_of,
 )
-from bgrecord.issues import Severity
+from bgrecord.issues import Severity, count
 
 
 @click.command()
@@ -54,13 +52,7 @@ def read(paths: tuple[str, ...], output: str, quiet: bool) -> None:
                     click.echo(line)
         if len(inputs.files) > 1 and not quiet:
             click.echo(f"{count(len(inputs.files), 'file')}, {count(errors, 'unreadable place')}")
-    _exit(inputs, failed, errors > 0)
-
-
-def _exit(inputs: Inputs, failed: bool, records_wrong: bool) -> None:
-    status = 2 if failed or inputs.missing else 1 if records_wrong or inputs.status else 0
-    if status:
-        raise SystemExit(status)
+    inputs.exit(failed, errors > 0)
 
 
 @click.command()
@@ -107,4 +99,4 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
                 f"{count(len(inputs.files), 'file')}, {count(games, 'game')}: {count(totals[Severity.ERROR], 'error')}, "
                 f"{count(totals[Severity.WARNING], 'warning')}, {count(totals[Severity.INFO], 'info')}"
             )
-    _exit(inputs, failed, bool(totals[Severity.ERROR] or (strict and totals[Severity.WARNING])))
+    inputs.exit(failed, bool(totals[Severity.ERROR] or (strict and totals[Severity.WARNING])))

@@ -18,6 +18,8 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import click
 
+from bgrecord.issues import count
+
 F = TypeVar("F", bound=Callable[..., Any])
 STDIN = "-"
 
@@ -39,10 +41,6 @@ class Nothing(Failure):
 
 def fail(message: str) -> NoReturn:
     raise Failure(message)
-
-
-def count(number: int, word: str, plural: str | None = None) -> str:
-    return f"{number:,} {word}" if number == 1 else f"{number:,} {plural or word + 's'}"
 
 
 # --- options ---
@@ -108,15 +106,19 @@ class Inputs:
     missing: list[str] = field(default_factory=list)  # paths that cannot be read (exit 2)
     empty: list[str] = field(default_factory=list)  # folders with no match file (exit 1)
 
-    def report(self, quiet: bool = False) -> None:
+    def report(self) -> None:
         for line in self.missing:
             click.echo(f"bgrecord: {line}", err=True)
         for folder in self.empty:
             click.echo(f"bgrecord: {folder}: warning: no match file in this folder", err=True)
 
-    @property
-    def status(self) -> int:
-        return 2 if self.missing else 1 if self.empty or not self.files else 0
+    def exit(self, failed: bool, records_wrong: bool = False) -> None:
+        """End the command with its exit status (the module's docstring): 2 when ``failed``
+        (bgrecord on some file, or an output) or a path could not be read; 1 when
+        ``records_wrong`` or a path named nothing to read; else 0."""
+        status = 2 if failed or self.missing else 1 if records_wrong or self.empty or not self.files else 0
+        if status:
+            raise SystemExit(status)
 
 
 def gather(paths: Iterable[str]) -> Inputs:

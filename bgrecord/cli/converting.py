@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import click
 
-from bgrecord.cli.common import STDIN, count, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
+from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
+from bgrecord.issues import count
 
 if TYPE_CHECKING:
     from bgrecord.convert import Conversion
@@ -104,9 +104,7 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
         if counts["failed"]:
             summary += f", {counts['failed']:,} failed"
         click.echo(summary, err=True)
-    status = 2 if counts["failed"] or counts["refused"] or found.missing else 1 if counts["errors"] or found.status else 0
-    if status:
-        raise SystemExit(status)
+    found.exit(bool(counts["failed"] or counts["refused"]), counts["errors"] > 0)
 
 
 def _write_stream(output: str, results: list[Conversion], inputs: tuple[str, ...], overwrite: bool, counts: dict[str, int]) -> None:

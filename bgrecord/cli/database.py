@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from bgrecord.cli.common import STDIN, count, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+from bgrecord.issues import count
 
 
 @click.command()
@@ -30,7 +31,8 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
     as a copy renamed into place: a run that fails leaves the database as it was. Schema:
     docs/stats.md.
     """
-    from bgrecord.archive import engine_of, index as update, index_rows
+    from bgrecord.archive import engine_of, index_rows
+    from bgrecord.archive import index as update
     from bgrecord.extras import require
     from bgrecord.outputs import OutputError, check_target
 
@@ -57,9 +59,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
     if not quiet:
         click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged: "
                    f"{count(report.games, 'game')}, {count(report.positions, 'position')} -> {target}", err=True)  # fmt: skip
-    status = 2 if any(internal for *_, internal in report.problems) or inputs.missing else 1 if report.problems or inputs.status else 0
-    if status:
-        raise SystemExit(status)
+    inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems))
 
 
 @click.command()
@@ -85,7 +85,8 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
       bgrecord find archive.duckdb 4HPwATDgc/ABMA
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
     """
-    from bgrecord.archive import Wanted, find as search
+    from bgrecord.archive import Wanted
+    from bgrecord.archive import find as search
 
     try:
         wanted = Wanted.of(position, dice, cube, score)

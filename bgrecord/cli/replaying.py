@@ -54,7 +54,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
         raise click.UsageError(f"{'--interactive' if interactive else 'html'} replays one file, not {len(files)}")
     if target:
         try:
-            check_target(target, [f for f in files if f != STDIN], overwrite)
+            check_target(target, files, overwrite)
         except OutputError as exc:
             fail(str(exc))
     issues: list[Issue] = []
@@ -85,10 +85,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
         fail(str(exc))
     if not produced and not found.missing:
         _no_game(", ".join(files) or "the input", game, [])
-    errors = any(issue.severity is Severity.ERROR for issue in issues)
-    status = 2 if found.missing or any(i.code == "internal" for i in issues) else 1 if errors or found.status else 0
-    if status:
-        raise SystemExit(status)
+    found.exit(any(i.code == "internal" for i in issues), any(issue.severity is Severity.ERROR for issue in issues))
 
 
 def _no_game(name: str, game: int | None, records: list[Any]) -> None:

@@ -6,9 +6,7 @@ from typing import Any
 
 import click
 
-from bgrecord.extras import require
 from bgrecord.cli.common import (
-    count,
     each_file,
     fail,
     gather,
@@ -18,6 +16,8 @@ from bgrecord.cli.common import (
     rules_option,
     scheduler_option,
 )
+from bgrecord.extras import require
+from bgrecord.issues import count
 
 
 @click.command()
@@ -49,7 +49,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     is written to a temporary file and renamed into place when complete.
     """
     from bgrecord import stats as tables
-    from bgrecord.export import DatasetWriter, TableWriter, needs, table_format as format_of, write_table
+    from bgrecord.export import DatasetWriter, TableWriter, needs, write_table
+    from bgrecord.export import table_format as format_of
     from bgrecord.outputs import OutputError, check_target
 
     if plot and not plot.lower().endswith((".html", ".png")):
@@ -62,7 +63,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         raise click.BadParameter("a dataset is for the games table (-o); the other tables are small", param_hint="--format")
     try:
         for path, _ in named:
-            check_target(path, [f for f in inputs.files if f != "-"], overwrite, folder=format_of(path, table_format) == "dataset")
+            check_target(path, inputs.files, overwrite, folder=format_of(path, table_format) == "dataset")
             needs(format_of(path, table_format))
         if dice_out or plot:
             require("scipy.stats")  # the dice table (the plot draws it too)
@@ -103,9 +104,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         fail(str(exc))
     if not quiet:
         click.echo(f"{count(len(inputs.files), 'file')}, {count(writer.rows, 'game')} -> {games_out}", err=True)
-    status = 2 if problems or inputs.missing else 1 if inputs.status else 0
-    if status:
-        raise SystemExit(status)
+    inputs.exit(problems > 0)
 
 
 def _common_folder(files: list[str]) -> str:
