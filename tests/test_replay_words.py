@@ -103,3 +103,11 @@ def test_every_key_is_in_the_help_and_escape_sequences_are_keys() -> None:
     assert all(name in HELP for _, name, _ in KEYS)
     assert [key_name(k) for k in ("\x1b[C", "\x1bOD", "\x1b[1~", "\x1b[F", "\x1b[B", "\x04", "\x03", "Q", "\r", "\x1b[99~")] == [
         "enter", "back", "home", "end", "down", "ctrl-d", "q", "q", "enter", ""]  # fmt: skip
+
+
+def test_a_matchs_header_issues_are_said_with_its_own_first_game() -> None:
+    game = " Game 1\n {a} : 0                      {b} : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n      Wins 1 point\n"
+    text = "Some free text\n 1 point match\n\n" + game.format(a="A", b="B") + "\n 1 point match\n\n" + game.format(a="C", b="D")
+    records = list(step_records(text))
+    said = [(r.match, i.code) for r in records for i in r.issues]
+    assert said == [(1, "text-before-header")]
