@@ -27,6 +27,7 @@ from typing import BinaryIO, Iterator, Union
 Source = Union[str, bytes, "PathLike[str]"]
 
 RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")  # one line with its own ending
+LINE_END = re.compile(r"\r\n|\r|\n")
 
 BLOCK = 4 << 20  # bytes read at a time: larger files are decoded and read block by block
 MAX_BINARY = 256 << 20  # the most bytes a binary format may hold (or inflate to)
@@ -92,19 +93,25 @@ class Input:
         mode = file.stat().st_mode  # raises OSError when missing or unreadable
         if not stat.S_ISREG(mode):  # a pipe, a FIFO, /dev/stdin: read it once
             with file.open("rb") as stream:
-                return cls._spooled(path or str(source), stream)
+                return cls.spooled(path or str(source), stream)
         with file.open("rb"):  # fail now, with the OS's reason, if it cannot be opened
             pass
         return cls(path or str(source), path=file)
 
     @classmethod
     def stdin(cls, name: str | None = None) -> Input:
-        return cls._spooled(name or "<stdin>", sys.stdin.buffer)
+        return cls.spooled(name or "<stdin>", sys.stdin.buffer)
 
     @classmethod
-    def _spooled(cls, name: str, stream: BinaryIO) -> Input:
+    def spooled(cls, name: str, stream: BinaryIO, limit: int | None = None) -> Input:
+        """What ``stream`` gives, read once into a spooled temporary file (memory up to 8 MB,
+        then disk); ``InputTooLarge`` beyond ``limit`` bytes."""
         spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
+        total = 0
         while block := stream.read(BLOCK):
+            total += len(block)
+            if limit is not None and total > limit:
+                raise InputTooLarge(27, f"more than {limit >> 20} MB", name)
             spool.write(block)
         spool.seek(0)
         made = cls(name)

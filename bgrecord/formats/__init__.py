@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gzip
 import re
-import tempfile
 import zlib
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Iterable, Iterator
@@ -20,7 +19,7 @@ from typing import BinaryIO, Callable, Iterable, Iterator
 from bgrecord.extras import require
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import GameRecord, MatchRecord
-from bgrecord.source import BLOCK, Input, InputTooLarge, has_bom
+from bgrecord.source import Input, InputTooLarge, has_bom
 
 Read = Callable[[Input], Iterator[tuple[MatchRecord, GameRecord | None]]]
 MAX_INFLATED = 1 << 30  # the most a compressed input may inflate to
@@ -140,25 +139,14 @@ def unpacked(source: Input) -> Input | None:
 
 def _inflate(source: Input, opener: Callable[[BinaryIO], BinaryIO], kind: str) -> Input:
     name = source.name or f"<{kind}>"
-    spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
-    total = 0
     with source.open() as raw:
         try:
             with opener(raw) as stream:
-                while block := stream.read(BLOCK):
-                    total += len(block)
-                    if total > MAX_INFLATED:
-                        raise InputTooLarge(27, f"inflates to more than {MAX_INFLATED >> 20} MB", name)
-                    spool.write(block)
+                return Input.spooled(name, stream, MAX_INFLATED)
+        except InputTooLarge:
+            raise InputTooLarge(27, f"inflates to more than {MAX_INFLATED >> 20} MB", name) from None
         except (OSError, EOFError, zlib.error, ValueError) as exc:
-            if isinstance(exc, InputTooLarge):
-                raise
-            spool.write(b"")
             raise CorruptInput(f"the {kind} data is corrupt or cut short ({exc})") from None
-    spool.seek(0)
-    made = Input(name)
-    made._spool = spool  # type: ignore[assignment]
-    return made
 
 
 class CorruptInput(ValueError):

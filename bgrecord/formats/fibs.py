@@ -20,14 +20,13 @@ from typing import Iterator
 from bgrecord.formats.numbers import number
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll
-from bgrecord.source import Input
+from bgrecord.source import Input, lines
 
 _SCORE = re.compile(r"Score is ([0-9]{1,6})-([0-9]{1,6})(?: in (?:a ([0-9]{1,6}) point|an unlimited) match)?")
 _SIDES = re.compile(r"^[ \t]*(\S{1,64}) is X - (\S{1,64}) is O")
 _ACTION = re.compile(r"^([XO]):[ \t]*(.*)$")
 _ROLL = re.compile(r"\(([1-6]) ([1-6])\)[ \t]*(.*)$")
 _STEP = re.compile(r"(bar|off|[0-9]{1,2})-(bar|off|[0-9]{1,2})", re.I)
-_RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)|[^\r\n]+$")
 _WINS = re.compile(r"wins ([0-9]{1,6}) points?", re.I)
 
 
@@ -167,9 +166,8 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     encoding, blocks = source.text_blocks()
     reader = _Reader(source)
     line_number = 0
-    for text, raw in blocks:
-        raws = _RAW_LINE.findall(raw)
-        for index, line in enumerate(text.split("\n")[: -1 if text.endswith("\n") else None]):
+    for _, raw in blocks:
+        for line in lines(raw):
             line_number += 1
-            yield from reader.line(line_number, line, raws[index] if index < len(raws) else "", encoding)
+            yield from reader.line(line_number, line.text, line.raw, encoding)
     yield from reader.finish()

@@ -24,7 +24,7 @@ from bgrecord.formats.mat_grammar import parse
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import GameRecord, MatchRecord, Tag
-from bgrecord.source import Input
+from bgrecord.source import LINE_END, Input
 
 _GAME = r"[ \t]*game[ \t]+[0-9]+[^\n]*"
 _MATCH = r"[ \t]*(?:[0-9]+[ \t]+points?[ \t]+match|match[ \t]+of[ \t]+[0-9]+[ \t]+points?)[^\n]*"
@@ -32,7 +32,6 @@ _NAMES = r"[ \t]*[^\s:;#()/]+[ \t]+[^\s:;#()/]+[ \t]*"  # a .gam game's first li
 _MAT_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
 _ANY_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)
 _HEADER_LIKE = re.compile(r"[ \t]*(?:[;#][^\n]*)?")  # comment, tag or blank: may open the next match
-_LINE_END = re.compile(r"\r\n|\r|\n")
 _NUMBER = re.compile(r"[0-9]+")
 
 
@@ -72,7 +71,7 @@ class Cutter:
         """One block: ``text`` with LF line ends, ``raw`` as written (the same object when
         the block has no CR)."""
         pattern = _MAT_CUTS if self.seen_match else _ANY_CUTS
-        starts = None if raw is text else [0] + [found.end() for found in _LINE_END.finditer(raw)]
+        starts = None if raw is text else [0] + [found.end() for found in LINE_END.finditer(raw)]
         position = index = 0  # an offset in the block, and the index of its line there
         for found in pattern.finditer(text):
             start = found.start()
@@ -153,7 +152,7 @@ class Cutter:
         kept_lines = text.count("\n", 0, start)
         raw_start = 0
         for _ in range(kept_lines):
-            raw_start = _LINE_END.search(raw, raw_start).end()  # type: ignore[union-attr]
+            raw_start = LINE_END.search(raw, raw_start).end()  # type: ignore[union-attr]
         game.texts, game.raws = [text[:start]], [raw[:raw_start]]
         closed = game.chunk()
         if closed is not None:

@@ -24,7 +24,7 @@ from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.grammars import grammar_text
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag
-from bgrecord.source import Input
+from bgrecord.source import LINE_END, Input
 
 _SETUP = {"AE", "AW", "AB", "PL", "DI", "CV", "CP", "CO"}
 _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE", "CV"}
@@ -100,7 +100,6 @@ def point_of(letter: str, player: int) -> int:
 
 
 _LONGEST_VALUE = 64 << 20
-_LINE_END = re.compile(r"\r\n|\r|\n")
 # A parenthesis, or a run of everything else (text and whole values, which may hold
 # parentheses): a game tree's nodes are one run, so the splitter loops per tree, not per value.
 _TREE_TOKENS = re.compile(r"[()]|(?:[^()\[]++|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\])++")
@@ -136,7 +135,7 @@ def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, i
                 if depth == 0:
                     yield True, "".join(pieces), piece_start[0], piece_start[1]
                     pieces = []
-            ends = len(_LINE_END.findall(token)) if "\r" in token else token.count("\n")
+            ends = len(LINE_END.findall(token)) if "\r" in token else token.count("\n")
             if ends:
                 last = max(token.rfind("\n"), token.rfind("\r"))
                 line, column = line + ends, len(token) - last
