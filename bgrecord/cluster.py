@@ -6,7 +6,8 @@ machine: ``--scheduler tcp://host:8786`` (a scheduler and workers started with D
 Files go to the workers in batches; at most a few batches per worker are out at once, and
 results come back in file order as they arrive, so the client's memory stays flat and the
 output is the same as a one-process run. A batch whose worker is lost is run again on
-another (``retries``), not the run lost.
+another (``retries``), not the run lost. The same batching (:func:`in_order`,
+:func:`run_batch`) serves the worker processes of ``--jobs``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,19 @@ IN_FLIGHT = 3  # batches a worker at a time
 
 class ClusterError(Exception):
     """The cluster cannot be reached or started."""
+
+
+def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int) -> Iterator[Any]:
+    """The results of ``submit(batch)`` (a future of a list) for each batch of :data:`BATCH`
+    files, in file order, with at most ``window`` batches out at once: results never pile up
+    faster than they are used (``Executor.map`` submits everything at once)."""
+    pending: deque[Any] = deque()
+    for start in range(0, len(files), BATCH):
+        pending.append(submit(files[start : start + BATCH]))
+        if len(pending) >= window:
+            yield from pending.popleft().result()  # the oldest batch first
+    while pending:
+        yield from pending.popleft().result()
 
 
 def run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
@@ -47,14 +61,7 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
         raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
     try:
         slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
-        batches = [files[start : start + BATCH] for start in range(0, len(files), BATCH)]
-        pending: deque[Any] = deque()
-        for batch in batches:
-            pending.append(client.submit(run_batch, work, batch, arguments, retries=2, pure=False))
-            if len(pending) >= slots:
-                yield from pending.popleft().result()  # in order: the oldest batch first
-        while pending:
-            yield from pending.popleft().result()
+        yield from in_order(lambda batch: client.submit(run_batch, work, batch, arguments, retries=2, pure=False), files, slots)
     finally:
         client.close()
         if cluster is not None:

@@ -203,8 +203,10 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
             from concurrent.futures import ProcessPoolExecutor
 
-            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-            results = _bounded_map(pool, work, files, arguments, window=4 * jobs)
+            from bgrecord.cluster import in_order, run_batch
+
+            pool = executor = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+            results = in_order(lambda batch: executor.submit(run_batch, work, batch, arguments), files, window=4 * jobs)
         else:
             results = (work(source_of(path) if path == STDIN else path, *arguments) for path in files)
         if len(files) >= 50 and not quiet and sys.stderr.isatty():
@@ -216,23 +218,6 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         if pool is not None:
             pool.shutdown(cancel_futures=True)
         gc.unfreeze()
-
-
-def _bounded_map(pool: Any, work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], window: int) -> Iterator[Any]:
-    """``work`` on every file in ``pool``, in file order, with at most ``window`` chunks out at
-    once: results are never piled up faster than they are used (``Executor.map`` submits
-    everything at once, and a slow consumer then holds every result in memory)."""
-    from collections import deque
-
-    from bgrecord.cluster import BATCH, run_batch
-
-    pending: deque[Any] = deque()
-    for start in range(0, len(files), BATCH):
-        pending.append(pool.submit(run_batch, work, files[start : start + BATCH], arguments))
-        if len(pending) >= window:
-            yield from pending.popleft().result()
-    while pending:
-        yield from pending.popleft().result()
 
 
 def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int) -> Iterator[Any]:
