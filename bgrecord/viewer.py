@@ -15,7 +15,7 @@ from typing import Callable, Iterator, TextIO
 from bgrecord.formats.numbers import number
 from bgrecord.steps import StepRecord
 from bgrecord.textreplay import ascii_after, heading
-from bgrecord.words import board_words, dice_words, point_words
+from bgrecord.words import board_words, dice_words, game_heading, point_words
 
 # (key, its name as said in the help, what it does)
 KEYS = (
@@ -197,10 +197,8 @@ class Viewer:
         if record is None:
             self.say("The record has no steps.")
             return
-        length = f"a {record.length} point match" if record.length else "a money session"
-        where = f"Match {record.match}, game {record.game_in_match}" if record.match > 1 else f"Game {record.game_in_match}"
-        crawford = ", the Crawford game" if record.match_state.crawford else ""
-        self.say(f"{where} of {length}{crawford}, between {record.names[0]} and {record.names[1]}.")
+        heading = game_heading(record.game_in_match, record.length, record.match_state.crawford, record.match if record.match > 1 else None)
+        self.say(f"{heading}, between {record.names[0]} and {record.names[1]}.")
 
     def score(self) -> None:
         record = self.current

@@ -113,13 +113,18 @@ def point_words(position: Position, names: tuple[str, str], point: int | str, vi
     return f"The {point} point is empty."
 
 
+def game_heading(number: int, length: int, crawford: bool, match: int | None = None) -> str:
+    """Which game: ``Game 2 of a 5 point match, the Crawford game`` (``Match 2, game 1 ...``
+    for a game of a file's second match)."""
+    of = f"{length} point match" if length else "money session"
+    where = f"Match {match}, game {number}" if match else f"Game {number}"
+    return f"{where} of a {of}" + (", the Crawford game" if crawford else "")
+
+
 def game_opening(number: int, names: tuple[str, str], score: tuple[int, int], length: int, crawford: bool,
                  match: int | None = None) -> str:  # fmt: skip
     """The start of a game: ``Game 2 of a 5 point match, the Crawford game: Alice 4, Bob 1``."""
-    of = f"{length} point match" if length else "money session"
-    where = f"Match {match}, game {number}" if match else f"Game {number}"
-    crawford_text = ", the Crawford game" if crawford else ""
-    return f"{where} of a {of}{crawford_text}: {names[0]} {score[0]}, {names[1]} {score[1]}"
+    return f"{game_heading(number, length, crawford, match)}: {names[0]} {score[0]}, {names[1]} {score[1]}"
 
 
 def game_closing(names: tuple[str, str], after: tuple[int, int], length: int) -> str:
