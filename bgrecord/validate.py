@@ -63,20 +63,22 @@ def replayed(source: Input | str | Path, rules: str | None = None, steps: bool =
     game (or the end of the match) is seen."""
     current: MatchRecord | None = None
     replayer: MatchReplayer | None = None
+
+    def ended(match: MatchRecord, replayer: MatchReplayer) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
+        for out in replayer.finish():
+            yield match, out.game, out
+        yield match, None, None
+
     for match, game in iter_games(source):
         if match is not current:
             if current is not None and replayer is not None:
-                for out in replayer.finish():
-                    yield current, out.game, out
-                yield current, None, None
+                yield from ended(current, replayer)
             current, replayer = match, MatchReplayer(match, rules_for(match, rules), steps)
         if game is not None and replayer is not None:
             for out in replayer.feed(game):
                 yield match, out.game, out
     if current is not None and replayer is not None:
-        for out in replayer.finish():
-            yield current, out.game, out
-        yield current, None, None
+        yield from ended(current, replayer)
 
 
 def guarded(path: str, work: Callable[[], T], on_failure: Callable[[Issue], T]) -> T:

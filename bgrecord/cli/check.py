@@ -40,8 +40,8 @@ def read(paths: tuple[str, ...], output: str, quiet: bool) -> None:
     if output == "json":
         summary = {"files": len(inputs.files), "errors": errors}
         document: dict[str, Any] = {"files": [report.to_json() for report in reports], "summary": summary}
-        if inputs.missing or inputs.empty:
-            document["problems"] = inputs.missing + [f"{folder}: no match file in this folder" for folder in inputs.empty]
+        if inputs.problems:
+            document["problems"] = inputs.problems
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         for report in reports:
@@ -83,8 +83,8 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
         summary = {"files": len(inputs.files), "games": games, "errors": totals[Severity.ERROR],
                    "warnings": totals[Severity.WARNING], "infos": totals[Severity.INFO]}  # fmt: skip
         document: dict[str, Any] = {"files": [report.to_json() for report in reports], "summary": summary}
-        if inputs.missing or inputs.empty:
-            document["problems"] = inputs.missing + [f"{folder}: no match file in this folder" for folder in inputs.empty]
+        if inputs.problems:
+            document["problems"] = inputs.problems
         click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         shown = {Severity.ERROR} | ({Severity.WARNING} if strict else set()) if quiet else set(Severity)

@@ -112,6 +112,11 @@ class Inputs:
         for folder in self.empty:
             click.echo(f"bgrecord: {folder}: warning: no match file in this folder", err=True)
 
+    @property
+    def problems(self) -> list[str]:
+        """What was named but gives nothing to read, each in a line (for JSON outputs)."""
+        return self.missing + [f"{folder}: no match file in this folder" for folder in self.empty]
+
     def exit(self, failed: bool, records_wrong: bool = False) -> None:
         """End the command with its exit status (the module's docstring): 2 when ``failed``
         (bgrecord on some file, or an output) or a path could not be read; 1 when

@@ -180,8 +180,12 @@ def each_game(match: MatchRecord, games: Iterable[GameRecord]) -> Iterator[tuple
         yield match, None
 
 
-def refused(source: Input, message: str, code: str) -> MatchRecord:
-    """A match holding only the one error that says why ``source`` was not read."""
-    match = MatchRecord(source.name, "unknown", "")
-    match.issues.append(format_issue(Severity.ERROR, code, message, None, None).at(path=source.name))
+def refused(source: Input, message: str, code: str, format: str = "unknown", offset: int | None = None,
+            unit: str | None = None) -> MatchRecord:  # fmt: skip
+    """A match holding only the one error that says why ``source`` was not read: not a
+    format bgrecord reads (``unknown``), or a file of ``format`` that does not read (at
+    ``offset`` of ``unit``, where known)."""
+    match = MatchRecord(source.name, format, "", unit="line" if format == "unknown" else "byte")
+    found = format_issue(Severity.ERROR, code, message, offset, None)
+    match.issues.append(found.at(path=source.name) if unit is None else found.at(path=source.name, unit=unit))
     return match

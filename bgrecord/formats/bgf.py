@@ -21,7 +21,7 @@ import json
 import zlib
 from typing import Any, Iterator
 
-from bgrecord.formats import each_game
+from bgrecord.formats import each_game, refused
 from bgrecord.formats.smile import SmileError, decode
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Tag
@@ -223,9 +223,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     try:
         doc = document(source.read_bytes())
     except (BgfError, InputTooLarge) as exc:
-        match = MatchRecord(source.name, "bgf", "", unit="byte")
-        match.issues.append(format_issue(Severity.ERROR, "unreadable", f"not a readable BGBlitz file: {exc}", None, None).at(path=source.name))
-        yield match, None
+        yield refused(source, f"not a readable BGBlitz file: {exc}", "unreadable", "bgf"), None
         return
     reader = _Reader(source, doc)
     reader.header()

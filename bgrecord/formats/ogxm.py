@@ -20,9 +20,8 @@ from __future__ import annotations
 import io
 from typing import Any, Iterator
 
-from bgrecord import __version__
 from bgrecord.extras import require
-from bgrecord.formats import each_game
+from bgrecord.formats import each_game, refused
 from bgrecord.issues import Severity, format_issue
 from bgrecord.position import BAR, CHECKERS, OFF, Dice, LegalPlay, Position
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
@@ -212,9 +211,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     try:
         ogxm = codec()
     except ImportError as exc:
-        match = MatchRecord(source.name, "ogxm", "", unit="byte")
-        match.issues.append(format_issue(Severity.ERROR, "missing-dependency", str(exc), None, None).at(path=source.name))
-        yield match, None
+        yield refused(source, str(exc), "missing-dependency", "ogxm"), None
         return
     problems: list[tuple[int, str]] = []
     count = 0

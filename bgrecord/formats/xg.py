@@ -21,6 +21,7 @@ import struct
 from datetime import datetime, timedelta
 from typing import Iterator
 
+from bgrecord.formats import refused
 from bgrecord.formats.rtf import rtf_text
 from bgrecord.formats.xg_archive import XgError, archive
 from bgrecord.issues import Severity, format_issue
@@ -339,17 +340,12 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     try:
         files = archive(source.read_bytes())
     except (XgError, InputTooLarge) as exc:
-        match = MatchRecord(source.name, "xg", "", unit="byte")
-        offset = exc.offset if isinstance(exc, XgError) else None
-        match.issues.append(format_issue(Severity.ERROR, "unreadable", str(exc), offset, None).at(path=source.name, unit="byte"))
-        yield match, None
+        yield refused(source, str(exc), "unreadable", "xg", exc.offset if isinstance(exc, XgError) else None, "byte"), None
         return
     reader = _Reader(source, files)
     if "temp.xg" not in files or len(reader.data) < RECORD:
         what = "an eXtreme Gammon file with no match or position (analysis only)"
-        match = MatchRecord(source.name, "xg", "", unit="byte")
-        match.issues.append(format_issue(Severity.ERROR, "unsupported-format", f"{what}: not read", None, None).at(path=source.name))
-        yield match, None
+        yield refused(source, f"{what}: not read", "unsupported-format", "xg"), None
         return
     games = list(reader.read())  # the file is in memory already (bounded): so are its records
     if reader.position_file:
