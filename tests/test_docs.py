@@ -26,7 +26,8 @@ def issue_codes() -> set[str]:
                     literals = [a for a in node.args[:4] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
                     codes |= {a.value for a in literals if CODE.match(a.value) and a.value not in CATEGORIES}
             elif isinstance(node, ast.FunctionDef) and node.name in makers:  # defaults: def issue(..., code="unreadable")
-                codes |= {d.value for d in node.args.defaults if isinstance(d, ast.Constant) and isinstance(d.value, str) and CODE.match(d.value)}
+                named = zip(reversed(node.args.args), reversed(node.args.defaults))
+                codes |= {d.value for arg, d in named if arg.arg == "code" and isinstance(d, ast.Constant) and isinstance(d.value, str)}
     return codes
 
 

@@ -223,7 +223,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     try:
         doc = document(source.read_bytes())
     except (BgfError, InputTooLarge) as exc:
-        yield refused(source, f"not a readable BGBlitz file: {exc}", "unreadable", "bgf"), None
+        yield refused(source, f"not a readable BGBlitz file: {exc}", "unreadable", format="bgf"), None
         return
     reader = _Reader(source, doc)
     reader.header()

@@ -211,7 +211,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     try:
         ogxm = codec()
     except ImportError as exc:
-        yield refused(source, str(exc), "missing-dependency", "ogxm"), None
+        yield refused(source, str(exc), "missing-dependency", format="ogxm"), None
         return
     problems: list[tuple[int, str]] = []
     count = 0

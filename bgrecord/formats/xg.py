@@ -340,12 +340,12 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     try:
         files = archive(source.read_bytes())
     except (XgError, InputTooLarge) as exc:
-        yield refused(source, str(exc), "unreadable", "xg", exc.offset if isinstance(exc, XgError) else None, "byte"), None
+        yield refused(source, str(exc), "unreadable", format="xg", offset=exc.offset if isinstance(exc, XgError) else None, unit="byte"), None
         return
     reader = _Reader(source, files)
     if "temp.xg" not in files or len(reader.data) < RECORD:
         what = "an eXtreme Gammon file with no match or position (analysis only)"
-        yield refused(source, f"{what}: not read", "unsupported-format", "xg"), None
+        yield refused(source, f"{what}: not read", "unsupported-format", format="xg"), None
         return
     games = list(reader.read())  # the file is in memory already (bounded): so are its records
     if reader.position_file:
