@@ -162,19 +162,52 @@ class IllegalPlayError(ValueError):
         self.error = error
 
 
-class LegalPlay(NamedTuple):
-    """A legal play and where it leads. ``hits[i]`` tells whether move i hit a blot."""
+class LegalPlay:
+    """A legal play and where it leads. ``hits[i]`` tells whether move i hit a blot.
 
-    play: Play
-    position: Position
-    hits: tuple[bool, ...]
+    Move generation gives many plays of which a caller reads few, so the :class:`Play` and
+    the :class:`Position` are built when first read (from ``origin``, the position played from).
+    """
+
+    __slots__ = ("_moves", "_play", "_position", "_origin", "hits")
+
+    def __init__(self, play: Play | None, position: Position | None, hits: tuple[bool, ...],
+                 moves: tuple[Move, ...] = (), origin: Position | None = None) -> None:
+        if play is None and position is None and origin is None:
+            raise ValueError("a LegalPlay needs the play and its position, or the moves and their origin")
+        self._play, self._position, self._origin, self.hits = play, position, origin, hits
+        self._moves = play.moves if play is not None else moves
+
+    @property
+    def play(self) -> Play:
+        if self._play is None:
+            self._play = Play(self._moves)
+        return self._play
+
+    @property
+    def position(self) -> Position:
+        if self._position is None:
+            assert self._origin is not None
+            self._position = self._origin.moved(self._moves)
+        return self._position
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LegalPlay):
+            return NotImplemented
+        return (self._moves, self.hits, self.position) == (other._moves, other.hits, other.position)
+
+    def __hash__(self) -> int:
+        return hash((self._moves, self.hits, self.position))
+
+    def __repr__(self) -> str:
+        return f"LegalPlay({self.play!r}, {self.position!r}, {self.hits!r})"
 
     def __str__(self) -> str:
-        return " ".join(f"{move}{'*' if hit else ''}" for move, hit in zip(self.play, self.hits))
+        return " ".join(f"{move}{'*' if hit else ''}" for move, hit in zip(self._moves, self.hits))
 
     def hit_points(self) -> set[int]:
         """The points where this play hits a blot (the mover's numbering)."""
-        return {move.target for move, hit in zip(self.play, self.hits) if hit}
+        return {move.target for move, hit in zip(self._moves, self.hits) if hit}
 
 
 class Outcome(NamedTuple):
@@ -397,7 +430,7 @@ class Position:
             else:
                 return first_error, None
         if len(play.moves) < len(pips) and me[OFF] < CHECKERS:
-            error = self._maximality_error(Dice(first, second), me, opp, len(play.moves))
+            error = self._maximality_error(Dice(first, second), play, hits)
             if error:
                 return error, None
         return None, LegalPlay(play, self._after(me, opp), tuple(hits))
@@ -425,65 +458,39 @@ class Position:
             hits.append(_hop(me, opp, source, target))
         return None
 
-    def _maximality_error(self, roll: Dice, me: list[int], opp: list[int], used: int) -> PlayError | None:
+    def _maximality_error(self, roll: Dice, play: Play, hits: list[bool]) -> PlayError | None:
         """The play used fewer dice than rolled: legal only if no play does better."""
-        legal = self._leaves(roll)
-        key = tuple(me) + tuple(opp)
-        if any(leaf.key == key for leaf in legal):
+        most, found = legal(list(self.on_roll), self.opponent, *roll)
+        if play_key(play.moves, hits) in found:
             return None
-        if used < max(leaf.rank for leaf in legal):
+        if len(play.moves) < most:
             return PlayError(Illegal.MORE_DICE_COULD_BE_USED)
         return PlayError(Illegal.LARGER_DIE_COULD_BE_USED)
 
     def can_play(self, dice: Sequence[int]) -> bool:
         """Whether any checker can move with either die (else the roll is lost)."""
         me, opp = self.on_roll, self.opponent
-        for die in set(dice):
-            for source in _sources(list(me), BAR):
-                if _hop_error(me, opp, source, die) is None:
-                    return True
-        return False
+        sources = (BAR,) if me[BAR] else [point for point in range(24, 0, -1) if me[point]]
+        return any(_hop_error(me, opp, source, die) is None for die in set(dice) for source in sources)
 
     def legal_plays(self, dice: Sequence[int]) -> list[LegalPlay]:
-        """Every legal play for ``dice``, one per distinct resulting position.
+        """Every legal play for ``dice``, one per distinct resulting position, in the order of
+        a search from the highest point with the dice as given (see :mod:`bgrecord.movegen`).
 
         A roll that cannot be played at all gives one empty play (a dance).
         """
-        roll = Dice(*dice)
-        if not roll.is_valid:
+        first, second = dice
+        if not (1 <= first <= 6 and 1 <= second <= 6):
             raise ValueError(f"invalid dice {tuple(dice)}")
-        result: dict[tuple[int, ...], LegalPlay] = {}
-        for leaf in self._leaves(roll):
-            if leaf.key not in result:
-                me, opp = list(leaf.key[:26]), list(leaf.key[26:])
-                result[leaf.key] = LegalPlay(Play(leaf.moves), self._after(me, opp), leaf.hits)
-        return list(result.values())
+        _, found = legal(list(self.sides[self.turn]), self.sides[1 - self.turn], first, second)
+        return [LegalPlay(None, None, hits, moves, self) for moves, hits in found.values()]
 
-    def _leaves(self, roll: Dice) -> list[_Leaf]:
-        """All maximal move sequences (before removing duplicate positions), filtered
-        by the rules of using as many dice as possible, and the larger die."""
-        leaves: list[_Leaf] = []
+    def moved(self, moves: Iterable[Move]) -> Position:
+        """The position after ``moves``, already known to be legal, with the other side on roll."""
         me, opp = list(self.on_roll), list(self.opponent)
-        if roll.is_double:
-            _generate_double(me, opp, roll.first, 4, BAR, (), (), leaves)
-        else:
-            _generate(me, opp, (roll.first, roll.second), (), (), (), leaves)
-            _generate(me, opp, (roll.second, roll.first), (), (), (), leaves)
-        most = max(leaf.rank for leaf in leaves)
-        leaves = [leaf for leaf in leaves if leaf.rank == most]
-        if most == 1 and not roll.is_double:
-            high = max(roll)
-            if any(leaf.dice == (high,) for leaf in leaves):
-                leaves = [leaf for leaf in leaves if leaf.dice == (high,)]
-        return leaves
-
-
-class _Leaf(NamedTuple):
-    moves: tuple[Move, ...]
-    hits: tuple[bool, ...]
-    dice: tuple[int, ...]
-    key: tuple[int, ...]
-    rank: int  # dice used; a play that bears off the last checker counts as using all
+        for source, target in moves:
+            _hop(me, opp, source, target)
+        return self._after(me, opp)
 
 
 def _check_points(move: Move, index: int) -> PlayError | None:
@@ -500,61 +507,4 @@ def _other_orders(play: Play) -> Iterator[Play]:
             yield Play(order)
 
 
-def _leaf(me: list[int], opp: list[int], moves: tuple[Move, ...], hits: tuple[bool, ...], dice: tuple[int, ...], total: int) -> _Leaf:
-    rank = total if me[OFF] == CHECKERS else len(moves)
-    return _Leaf(moves, hits, dice, tuple(me) + tuple(opp), rank)
-
-
-def _sources(me: list[int], highest: int) -> Iterable[int]:
-    if me[BAR]:
-        return (BAR,)
-    return [p for p in range(min(highest, 24), 0, -1) if me[p]]
-
-
-def _generate(
-    me: list[int],
-    opp: list[int],
-    dice: tuple[int, ...],
-    moves: tuple[Move, ...],
-    hits: tuple[bool, ...],
-    used: tuple[int, ...],
-    leaves: list[_Leaf],
-) -> None:
-    """Two different dice, played in the order given."""
-    moved = False
-    if dice and me[OFF] < CHECKERS:
-        die, rest = dice[0], dice[1:]
-        for source in _sources(me, BAR):
-            if _hop_error(me, opp, source, die) is None:
-                moved = True
-                me2, opp2 = me.copy(), opp.copy()
-                target = max(source - die, OFF)
-                hit = _hop(me2, opp2, source, target)
-                _generate(me2, opp2, rest, moves + (Move(source, target),), hits + (hit,), used + (die,), leaves)
-    if not moved:
-        leaves.append(_leaf(me, opp, moves, hits, used, 2))
-
-
-def _generate_double(
-    me: list[int],
-    opp: list[int],
-    die: int,
-    left: int,
-    highest: int,
-    moves: tuple[Move, ...],
-    hits: tuple[bool, ...],
-    leaves: list[_Leaf],
-) -> None:
-    """A double: moves in non-increasing order of source point, which reaches
-    every resulting position once per distinct set of moves."""
-    moved = False
-    if left and me[OFF] < CHECKERS:
-        for source in _sources(me, highest):
-            if _hop_error(me, opp, source, die) is None:
-                moved = True
-                me2, opp2 = me.copy(), opp.copy()
-                target = max(source - die, OFF)
-                hit = _hop(me2, opp2, source, target)
-                _generate_double(me2, opp2, die, left - 1, source, moves + (Move(source, target),), hits + (hit,), leaves)
-    if not moved:
-        leaves.append(_leaf(me, opp, moves, hits, (die,) * len(moves), 4))
+from bgrecord.movegen import legal, play_key  # at the end: move generation builds on the values above

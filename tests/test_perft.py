@@ -113,5 +113,8 @@ def test_perft(row: dict[str, object]) -> None:
     generated = len(plays) if plays[0].play else 0
     assert generated == row["plays"]
     assert brute_force(position, dice) == row["plays"]  # type: ignore[arg-type]
+    assert len({legal.position for legal in plays}) == len(plays)  # one play per resulting position
     for legal in plays:
-        assert position.play_error(dice, legal.play) is None
+        error, checked = position.check_play(dice, legal.play)
+        assert error is None and checked is not None
+        assert (checked.position, checked.hits) == (legal.position, legal.hits)
