@@ -7,6 +7,8 @@ count in the fifth row (6-9, then A-F), borne-off checkers stand right of the bo
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bgrecord.ids import MatchState
 from bgrecord.position import BAR, OFF, Position
 
@@ -45,36 +47,38 @@ def ascii_board(position: Position, match: MatchState | None = None, names: tupl
     o, x = position.sides
     on_x = position.turn == 1
     texts = _annotations(position, match, names)
-
-    def cell(point: int, row: int) -> str:
-        """X's point ``point`` (1-24), checker row ``row`` (0 at the edge, 4 = count row)."""
-        x_count, o_count = x[point], o[BAR - point]
-        if row == 4:
-            return f" {_X_COUNT[x_count] if x_count else _O_COUNT[o_count]} "
-        return " X " if x_count > row else " O " if o_count > row else "   "
-
-    def tray(count: int, row: int, mark: str) -> str:
-        return "".join(mark if count > 5 * col + row else " " for col in range(3))
-
     lines = [f" GNU Backgammon  Position ID: {position.id()}"]
     if match:
         lines.append(f"                 Match ID   : {match.id()}")
     lines.append((_TOP_X if on_x else _BOTTOM_X) + texts[0])
-    top_points, bottom_points = range(13, 25), range(12, 0, -1)
-    for row in range(5):
-        left = "".join(cell(p, row) for p in top_points[:6])
-        right = "".join(cell(p, row) for p in top_points[6:])
-        bar = f" {_O_COUNT[o[BAR]]} " if row == 4 else (" O " if o[BAR] > row else "   ")
+    top = [_column(x[point], o[BAR - point]) for point in range(13, 25)]  # X's points 13-24, left to right
+    bar, tray = _column(0, o[BAR]), _tray(o[OFF], "O")
+    for row, (left, right) in enumerate(zip(zip(*top[:6]), zip(*top[6:]))):
         text = f" {texts[row + 1]}" if row < 2 and texts[row + 1] else ""
-        lines.append(f" |{left}|{bar}|{right}| {tray(o[OFF], row, 'O')}{text}")
+        lines.append(f" |{''.join(left)}|{bar[row]}|{''.join(right)}| {tray[row]}{text}")
     lines.append(("v" if on_x else "^") + "|                  |BAR|                  |     " + texts[3])
-    for row in range(4, -1, -1):
-        left = "".join(cell(p, row) for p in bottom_points[:6])
-        right = "".join(cell(p, row) for p in bottom_points[6:])
-        bar = f" {_X_COUNT[x[BAR]]} " if row == 4 else (" X " if x[BAR] > row else "   ")
+    bottom = [_column(x[point], o[BAR - point]) for point in range(12, 0, -1)]  # X's points 12-1
+    bar, tray = _column(x[BAR], 0), _tray(x[OFF], "X")
+    lefts, rights = list(zip(*bottom[:6])), list(zip(*bottom[6:]))
+    for row in range(4, -1, -1):  # from the middle of the board to its edge
         text = f" {texts[5 - row]}" if row < 2 and texts[5 - row] else ""
-        lines.append(f" |{left}|{bar}|{right}| {tray(x[OFF], row, 'X')}{text}")
+        lines.append(f" |{''.join(lefts[row])}|{bar[row]}|{''.join(rights[row])}| {tray[row]}{text}")
     lines.append((_BOTTOM_X if on_x else _TOP_X) + texts[6])
     pips = position.pips()
     lines.append(f" Pip count  O: {pips[0]}  X: {pips[1]}")
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+@lru_cache(maxsize=None)
+def _column(x_count: int, o_count: int) -> tuple[str, ...]:
+    """A point's five cells from the edge of the board (X's ``x_count`` and O's ``o_count``
+    checkers): four rows of checkers, then the count row. (A few hundred kinds of points: each
+    drawn once.)"""
+    cells = [" X " if x_count > row else " O " if o_count > row else "   " for row in range(4)]
+    return (*cells, f" {_X_COUNT[x_count] if x_count else _O_COUNT[o_count]} ")
+
+
+@lru_cache(maxsize=None)
+def _tray(count: int, mark: str) -> tuple[str, ...]:
+    """The borne-off checkers' five rows: five to a column, three columns."""
+    return tuple("".join(mark if count > 5 * column + row else " " for column in range(3)) for row in range(5))

@@ -12,7 +12,7 @@ import base64
 import binascii
 import enum
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bgrecord.position import BAR, CHECKERS, OFF, Position, Side
 
@@ -39,14 +39,13 @@ def _unpack(text: str, nchars: int, what: str) -> int:
 # --- Position ID ---
 
 
+_RUNS = tuple("1" * count + "0" for count in range(CHECKERS + 1))  # a point's bits: a 1 a checker, then a 0
+
+
 def encode_position_id(not_on_roll: Side, on_roll: Side) -> str:
     """The 14-character Position ID of two sides (each in its own numbering)."""
-    value, bit = 0, 0
-    for side in (not_on_roll, on_roll):
-        for count in side[1:26]:  # points 1-24, then the bar
-            value |= ((1 << count) - 1) << bit
-            bit += count + 1
-    return _pack(value, 10, 14)
+    bits = "".join(map(_RUNS.__getitem__, not_on_roll[1:26])) + "".join(map(_RUNS.__getitem__, on_roll[1:26]))  # points 1-24, then the bar
+    return _pack(int(bits[::-1], 2), 10, 14)  # the first bit is the least significant
 
 
 def decode_position_id(position_id: str) -> tuple[Side, Side]:
@@ -262,24 +261,19 @@ class XGID:
     def from_gnubg(cls, position: Position, match: MatchState, beaver: bool = False, max_cube: int = 10) -> XGID:
         """The XGID of a gnubg state; ``position.turn`` must be the match's ``player``."""
         if position.turn != match.player:
-            position = replace(position, turn=match.player)
+            position = Position(position.sides, match.player)
         return cls(position, match, beaver, max_cube, "D" if match.doubled else "")
+
+
+_XG_BOTTOM = "-ABCDEFGHIJKLMNO"  # by count: player 1's checkers on a point
+_XG_TOP = "-abcdefghijklmno"  # player 0's
 
 
 def xg_position_text(position: Position) -> str:
     """XGID's first field (26 characters): uppercase is player 1, lowercase player 0."""
     top, bottom = position.sides
-    chars = ["-"] * 26
-    if top[BAR]:
-        chars[0] = chr(ord("a") + top[BAR] - 1)
-    if bottom[BAR]:
-        chars[25] = chr(ord("A") + bottom[BAR] - 1)
-    for i in range(1, 25):
-        if bottom[i]:
-            chars[i] = chr(ord("A") + bottom[i] - 1)
-        elif top[BAR - i]:
-            chars[i] = chr(ord("a") + top[BAR - i] - 1)
-    return "".join(chars)
+    points = [_XG_BOTTOM[mine] if mine else _XG_TOP[theirs] for mine, theirs in zip(bottom[1:25], top[24:0:-1])]
+    return _XG_TOP[top[BAR]] + "".join(points) + _XG_BOTTOM[bottom[BAR]]
 
 
 def xg_position(text: str, turn: int = 0) -> Position:

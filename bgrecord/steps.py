@@ -11,6 +11,7 @@ issues that stand on no action (a wrong score line, the header's) go to the next
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -84,10 +85,12 @@ class StepRecord:
 
 
 def step_records(path: str | Path | Input, game: int | None = None, rules: str | None = None,
-                 issues: list[Issue] | None = None) -> Iterator[StepRecord]:
+                 issues: list[Issue] | None = None, ogids: bool = True) -> Iterator[StepRecord]:
     """The records of every game of the file (or of game number ``game``, 1-based in the
     file), as the file is read and replayed. ``issues``, when given, receives every issue of
-    the file (the reader's and the replay's), to judge the whole record by."""
+    the file (the reader's and the replay's), to judge the whole record by. Without
+    ``ogids`` each record's ``ogid`` is None (the JSON lines give OGIDs; text, HTML and the
+    viewer do not, and they cost a sixth of the replay)."""
     number = 0
     seen: list[Issue] = issues if issues is not None else []
     current: MatchRecord | None = None
@@ -109,7 +112,7 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
         # the match's own issues (its header's, all known once its first game is read) are said with that game
         game_issues = [*match.issues, *out.game.issues, *out.issues] if in_match == 1 else [*out.game.issues, *out.issues]
         context = _Game(number, match_number if match_number > 1 else None, in_match, match, out, ruleset.jacoby)
-        yield from context.records(game_issues)
+        yield from context.records(game_issues, ogids)
 
 
 class _Game:
@@ -121,8 +124,9 @@ class _Game:
         self.names = (out.game.names[0] or "left", out.game.names[1] or "right")
         self.length = match.length or 0
 
-    def records(self, issues: list[Issue]) -> Iterator[StepRecord]:
-        made = [self.checked_record(step, ogid) for step, ogid in zip(self.out.steps, step_ogids(self.out, self.length))
+    def records(self, issues: list[Issue], ogids: bool) -> Iterator[StepRecord]:
+        found = step_ogids(self.out, self.length) if ogids else repeat(None)
+        made = [self.checked_record(step, ogid) for step, ogid in zip(self.out.steps, found)
                 if step.kind in ACTIONS and (step.player is not None or step.kind == "setup")]  # fmt: skip
         if not self.out.checked:  # the rest of the game as written, from the action the replay stopped at
             actions = self.out.game.actions

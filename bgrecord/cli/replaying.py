@@ -62,14 +62,14 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     if interactive:
         from bgrecord.viewer import run
 
-        listed = list(guarded_steps(files[0], step_records(source_of(files[0]), game, rules, issues), failed))
+        listed = list(guarded_steps(files[0], step_records(source_of(files[0]), game, rules, issues, ogids=False), failed))
         _no_game(files[0], game, listed)
         run(listed)
         return
     try:
         with atomic_output(target or "-") as out:
             for name in files:
-                records = guarded_steps(name, step_records(source_of(name), game, rules, issues), failed)
+                records = guarded_steps(name, step_records(source_of(name), game, rules, issues, ogids=output == "jsonl"), failed)
                 if output == "html":
                     from bgrecord.htmlpage import page
 
