@@ -19,7 +19,7 @@ import operator
 import enum
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Iterable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 OFF = 0
 BAR = 25
@@ -190,6 +190,10 @@ class LegalPlay:
             assert self._origin is not None
             self._position = self._origin.moved(self._moves)
         return self._position
+
+    def __iter__(self) -> Iterator[Any]:
+        """``play, position, hits = legal``."""
+        return iter((self.play, self.position, self.hits))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LegalPlay):

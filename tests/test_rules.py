@@ -158,3 +158,26 @@ def test_starting_layouts() -> None:
     nack = Position.start(Variant.NACKGAMMON)
     assert nack.pips() == (2 * 24 + 2 * 23 + 4 * 13 + 3 * 8 + 4 * 6,) * 2
     assert nack.is_valid()
+
+
+def test_a_hit_in_passing_is_another_play() -> None:
+    # the same checker from 13 to 6 with 6-1: through 7 it hits the blot there, through 12 it does not
+    position = Position.from_layout({13: 1, 1: 14}, {18: 1, 24: 14})
+    plays = {str(legal): legal for legal in position.legal_plays((6, 1))}
+    assert {"13/7* 7/6", "13/12 12/6"} <= set(plays)
+    hit, quiet = plays["13/7* 7/6"], plays["13/12 12/6"]
+    assert hit.position.on_roll[25] == 1 and quiet.position.on_roll[25] == 0  # the opponent, now on roll
+    assert hit.position != quiet.position and hit.position.opponent == quiet.position.opponent
+
+
+def test_a_legal_play_builds_its_position_when_read_and_reads_back_from_its_repr() -> None:
+    from bgrecord import LegalPlay  # noqa: F401  (the repr names it)
+
+    for legal in START.legal_plays((6, 4)):
+        assert legal.position == START.play(legal.play, (6, 4))
+        again = eval(repr(legal))
+        assert again == legal and hash(again) == hash(legal) and str(again) == str(legal)
+        the_play, where, hits = legal
+        assert (the_play, where, hits) == (legal.play, legal.position, legal.hits)
+    with pytest.raises(ValueError):
+        LegalPlay(None, None, ())
