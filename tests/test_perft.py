@@ -14,6 +14,8 @@ from itertools import permutations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bgrecord import Position
 
@@ -62,8 +64,13 @@ def step(board: Board, source: int, die: int) -> Board | None:
 
 
 def brute_force(position: Position, dice: tuple[int, int]) -> int:
+    """How many distinct boards a play can lead to (0 for a roll that cannot be played)."""
+    return len(brute_force_boards(position, dice))
+
+
+def brute_force_boards(position: Position, dice: tuple[int, int]) -> set[Board]:
     """Distinct resulting boards over all dice orders and checkers, filtered by the rules
-    of using as many dice as possible, and the larger die."""
+    of using as many dice as possible, and the larger die (none when nothing can move)."""
     rolls = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     finals: dict[Board, set[tuple[int, ...]]] = {}  # board -> sets of dice used to reach it
 
@@ -93,8 +100,8 @@ def brute_force(position: Position, dice: tuple[int, int]) -> int:
         if any((high,) in uses for uses in keep.values()):
             keep = {b: uses for b, uses in keep.items() if (high,) in uses}
     if best == 0:
-        return 0
-    return len(keep)
+        return set()
+    return set(keep)
 
 
 def test_perft_file_covers_the_hard_cases() -> None:
@@ -118,3 +125,35 @@ def test_perft(row: dict[str, object]) -> None:
         error, checked = position.check_play(dice, legal.play)
         assert error is None and checked is not None
         assert (checked.position, checked.hits) == (legal.position, legal.hits)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> Position:
+    """Any position a game can reach, weighted towards the hard cases: checkers on the bar,
+    bearing off, few checkers left, blots to hit in passing."""
+    home_only = draw(st.booleans())
+    sides: list[list[int]] = []
+    for side in range(2):
+        counts = [0] * 26
+        places = list(range(1, 7)) if home_only and side == 0 else list(range(1, 26))
+        for _ in range(draw(st.integers(1 if side == 0 else 0, 15))):
+            counts[draw(st.sampled_from(places))] += 1
+        counts[0] = 15 - sum(counts)
+        sides.append(counts)
+    me, opp = sides
+    for point in range(1, 25):  # a point holds one side: the opponent gives way
+        if me[point] and opp[25 - point]:
+            opp[0] += opp[25 - point]
+            opp[25 - point] = 0
+    return Position((tuple(me), tuple(opp)), 0)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(1, 6), st.integers(1, 6))
+def test_generated_plays_equal_the_brute_force(position: Position, first: int, second: int) -> None:
+    plays = position.legal_plays((first, second))
+    reached = {to_board(legal.position.swap_turn()) for legal in plays if legal.play}  # seen by the mover
+    assert reached == brute_force_boards(position, (first, second))
+    for legal in plays:
+        error, checked = position.check_play((first, second), legal.play)
+        assert error is None and checked is not None and checked.position == legal.position
