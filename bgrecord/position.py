@@ -188,7 +188,7 @@ class LegalPlay:
     def position(self) -> Position:
         if self._position is None:
             assert self._origin is not None
-            self._position = self._origin.moved(self._moves)
+            self._position = self._origin._moved(self._moves)
         return self._position
 
     def __iter__(self) -> Iterator[Any]:
@@ -489,7 +489,7 @@ class Position:
         _, found = legal(list(self.sides[self.turn]), self.sides[1 - self.turn], first, second)
         return [LegalPlay(None, None, hits, moves, self) for moves, hits in found.values()]
 
-    def moved(self, moves: Iterable[Move]) -> Position:
+    def _moved(self, moves: Iterable[Move]) -> Position:
         """The position after ``moves``, already known to be legal, with the other side on roll."""
         me, opp = list(self.on_roll), list(self.opponent)
         for source, target in moves:
