@@ -26,6 +26,9 @@ Found = dict[int, tuple[tuple[Move, ...], tuple[bool, ...]]]
 
 _HIT = tuple(1 << point for point in range(26))  # the low 26 bits: the blots hit (never negative)
 _UNIT = tuple(1 << (26 + 4 * point) for point in range(26))
+_STEP = tuple(tuple(tuple(_UNIT[target] - _UNIT[source] + (_HIT[target] if hit else 0) for target in range(26))
+                    for source in range(26)) for hit in (False, True))
+"""``_STEP[hit][source][target]``: what a move adds to the key."""
 _MOVES = tuple(tuple(Move(source, target) for target in range(26)) for source in range(26))
 _DANCE: Found = {0: ((), ())}
 
@@ -34,7 +37,7 @@ def play_key(moves: Sequence[Move], hits: Sequence[bool]) -> int:
     """The key of the position a play leads to (see the module's docstring)."""
     key = 0
     for (source, target), hit in zip(moves, hits):
-        key += _UNIT[target] - _UNIT[source] + (_HIT[target] if hit else 0)
+        key += _STEP[hit][source][target]
     return key
 
 
@@ -91,7 +94,7 @@ def _two(me: list[int], first: int, second: int, closed: list[bool], blot: list[
             me[s1] -= 1
             me[t1] += 1
             hit1 = blot[t1]
-            key1 = _UNIT[t1] - _UNIT[s1] + (_HIT[t1] if hit1 else 0)
+            key1 = _STEP[hit1][s1][t1]
             if me[OFF] == CHECKERS:
                 if key1 not in found:
                     found[key1] = ((_MOVES[s1][t1],), (hit1,))
@@ -108,7 +111,7 @@ def _two(me: list[int], first: int, second: int, closed: list[bool], blot: list[
                 for s2 in reversed(seconds):
                     t2 = s2 - then if s2 > then else OFF
                     hit2 = blot[t2] and t2 != t1
-                    key = key1 + _UNIT[t2] - _UNIT[s2] + (_HIT[t2] if hit2 else 0)
+                    key = key1 + _STEP[hit2][s2][t2]
                     if key not in found:
                         found[key] = ((_MOVES[s1][t1], _MOVES[s2][t2]), (hit1, hit2))
             me[s1] += 1
@@ -120,7 +123,7 @@ def _two(me: list[int], first: int, second: int, closed: list[bool], blot: list[
         for source in reversed(sources[die]):
             target = source - die if source > die else OFF
             hit = blot[target]
-            singles[_UNIT[target] - _UNIT[source] + (_HIT[target] if hit else 0)] = ((_MOVES[source][target],), (hit,))
+            singles[_STEP[hit][source][target]] = ((_MOVES[source][target],), (hit,))
         if singles:
             return 1, singles
     return 0, _DANCE.copy()
@@ -143,7 +146,7 @@ def _double(me: list[int], die: int, closed: list[bool], blot: list[bool]) -> tu
             for source in reversed(sources):
                 target = source - die if source > die else OFF
                 hit = blot[target] and not key >> target & 1
-                after = key + _UNIT[target] - _UNIT[source] + (_HIT[target] if hit else 0)
+                after = key + _STEP[hit][source][target]
                 if after not in found:
                     found[after] = (moves + (_MOVES[source][target],), hits + (hit,))
             return
@@ -153,7 +156,7 @@ def _double(me: list[int], die: int, closed: list[bool], blot: list[bool]) -> tu
             hit = blot[target] and not key >> target & 1
             me[source] -= 1
             me[target] += 1
-            after = key + _UNIT[target] - _UNIT[source] + (_HIT[target] if hit else 0)
+            after = key + _STEP[hit][source][target]
             moved = outside - (source > 6 >= target)
             below: list[int] = []
             if me[OFF] < CHECKERS:  # the next moves: not from above this source
