@@ -173,7 +173,7 @@ class LegalPlay:
 
     def __init__(self, play: Play | None, position: Position | None, hits: tuple[bool, ...],
                  moves: tuple[Move, ...] = (), origin: Position | None = None) -> None:
-        if play is None and position is None and origin is None:
+        if position is None and origin is None:
             raise ValueError("a LegalPlay needs the play and its position, or the moves and their origin")
         self._play, self._position, self._origin, self.hits = play, position, origin, hits
         self._moves = play.moves if play is not None else moves
@@ -434,7 +434,7 @@ class Position:
             else:
                 return first_error, None
         if len(play.moves) < len(pips) and me[OFF] < CHECKERS:
-            error = self._maximality_error(Dice(first, second), play, hits)
+            error = self._maximality_error(first, second, play, hits)
             if error:
                 return error, None
         return None, LegalPlay(play, self._after(me, opp), tuple(hits))
@@ -462,9 +462,9 @@ class Position:
             hits.append(_hop(me, opp, source, target))
         return None
 
-    def _maximality_error(self, roll: Dice, play: Play, hits: list[bool]) -> PlayError | None:
+    def _maximality_error(self, first: int, second: int, play: Play, hits: list[bool]) -> PlayError | None:
         """The play used fewer dice than rolled: legal only if no play does better."""
-        most, found = legal(list(self.on_roll), self.opponent, *roll)
+        most, found = legal(list(self.on_roll), self.opponent, first, second)
         if play_key(play.moves, hits) in found:
             return None
         if len(play.moves) < most:

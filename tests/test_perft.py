@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgrecord import Position
+from bgrecord import LegalPlay, Position
 
 PERFT = Path(__file__).resolve().parent / "data" / "perft.jsonl"
 ROWS = [json.loads(line) for line in PERFT.read_text(encoding="utf-8").splitlines()]
@@ -121,6 +121,11 @@ def test_perft(row: dict[str, object]) -> None:
     assert generated == row["plays"]
     assert brute_force(position, dice) == row["plays"]  # type: ignore[arg-type]
     assert len({legal.position for legal in plays}) == len(plays)  # one play per resulting position
+    assert_each_play_checks(position, dice, plays)
+
+
+def assert_each_play_checks(position: Position, dice: tuple[int, int], plays: list[LegalPlay]) -> None:
+    """Each generated play passes the play check, which finds the same position and hits."""
     for legal in plays:
         error, checked = position.check_play(dice, legal.play)
         assert error is None and checked is not None
@@ -154,6 +159,4 @@ def test_generated_plays_equal_the_brute_force(position: Position, first: int, s
     plays = position.legal_plays((first, second))
     reached = {to_board(legal.position.swap_turn()) for legal in plays if legal.play}  # seen by the mover
     assert reached == brute_force_boards(position, (first, second))
-    for legal in plays:
-        error, checked = position.check_play((first, second), legal.play)
-        assert error is None and checked is not None and checked.position == legal.position
+    assert_each_play_checks(position, (first, second), plays)

@@ -181,3 +181,5 @@ def test_a_legal_play_builds_its_position_when_read_and_reads_back_from_its_repr
         assert (the_play, where, hits) == (legal.play, legal.position, legal.hits)
     with pytest.raises(ValueError):
         LegalPlay(None, None, ())
+    with pytest.raises(ValueError):  # a play alone cannot say where it leads
+        LegalPlay(Play.from_pairs([(8, 5), (6, 5)]), None, (False, False))
