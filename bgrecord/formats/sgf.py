@@ -162,7 +162,14 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     match = MatchRecord(source.name, "sgf", encoding)
     path = source.name
 
+    foreign: list[int] = []  # the issue saying the file is not backgammon, and how many trees say so
+
     def issue(severity: Severity, code: str, message: str, line: int | None, column: int | None, game: int | None = None) -> None:
+        if code == "not-backgammon" and foreign:  # a file that is not backgammon is one error, not one per tree
+            foreign[1] += 1
+            return
+        if code == "not-backgammon":
+            foreign[:] = [len(match.issues), 1]
         match.issues.append(format_issue(severity, code, message, line, column).at(path=path, game=game))
 
     index = 0
@@ -186,6 +193,9 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         if held is not None:
             yield match, held
         held = game
+    if foreign and foreign[1] > 1:
+        first = match.issues[foreign[0]]
+        match.issues[foreign[0]] = first.at(message=f"{first.message} (and {foreign[1] - 1} more game tree{'s' if foreign[1] > 2 else ''} of this file, none read)")
     if held is not None:
         yield match, held
     elif match.issues or match.raw.strip() or index:

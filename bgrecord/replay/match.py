@@ -34,6 +34,10 @@ class MatchReplayer:
         self.length = match.length or 0
         self.after: dict[str, int] | None = None  # the score after the last game, by name
         self.claimed_after: dict[str, int] | None = None  # the same by the result the record claims
+        # the score by the count: the last score line found right, plus the results since (a
+        # score line with a typo is one error, and the line after it, right again, none)
+        self.counted_after: dict[str, int] | None = None
+        self.counted_before: tuple[int, int] | None = None  # the count before the game, where its score line is wrong
         self.previous: GameRecord | None = None
         self.held: GameReplay | None = None
         self.crawford_done = False
@@ -128,6 +132,7 @@ class MatchReplayer:
 
     def check_score(self, out: GameReplay) -> None:
         game = out.game
+        self.counted_before = None
         if self.previous is None and None in game.scores or not self.length and game.scores in ((0, 0), (None, None)):
             return  # money play has no match score: writers put 0 : 0, or the session's totals
         if self.past_end:
@@ -151,8 +156,10 @@ class MatchReplayer:
             return
         expected = self.expected(game)
         claimed = self.expected(game, self.claimed_after)
-        if expected is None or tuple(written) in (expected, claimed) or self.gap(game):
-            return  # a score line that follows the record's own (wrong) result repeats that one error
+        counted = self.expected(game, self.counted_after) if self.counted_after is not None else None
+        if expected is None or tuple(written) in (expected, claimed, counted) or self.gap(game):
+            return  # a score line that follows the record's own (wrong) result, or its wrong line before, repeats that one error
+        self.counted_before = counted or expected
         side = 0 if written[0] != expected[0] else 1
         names = game.names
         self.issue(out, Severity.ERROR, "score", "header-score",
@@ -185,15 +192,20 @@ class MatchReplayer:
         claimed = _claimed(out)
         by_claim = (keys[claimed[0]], claimed[1]) if claimed is not None else None
         by_replay = (keys[out.result.winner], out.result.points) if out.result is not None and out.checked else by_claim
+        if by_replay is None:  # a game without an end (the record stops): the next score line says where the match stands
+            self.after = self.claimed_after = self.counted_after = None
+            return
         self.after = self.add(out, by_replay)
         self.claimed_after = self.add(out, by_claim or by_replay)
+        self.counted_after = self.add(out, by_replay, self.counted_before)
+        self.counted_before = None
         if self.length:
             self.match_over = max(self.after.values()) >= self.length and max(self.claimed_after.values()) >= self.length
 
     @staticmethod
-    def add(out: GameReplay, won: tuple[str, int] | None) -> dict[str, int]:
-        keys = _keys(out.game)
-        after = {keys[0]: out.score[0], keys[1]: out.score[1]}
+    def add(out: GameReplay, won: tuple[str, int] | None, before: tuple[int, int] | None = None) -> dict[str, int]:
+        keys, score = _keys(out.game), before or out.score
+        after = {keys[0]: score[0], keys[1]: score[1]}
         if won is not None:
             after[won[0]] = after.get(won[0], 0) + won[1]
         return after
