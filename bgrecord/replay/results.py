@@ -37,7 +37,7 @@ class Claims:
     def act(self, action: Result) -> None:
         game = self.game
         if action.kind == "resign":  # "Resigns": the Wins line that follows gives the points
-            if action.player is not None and action.points is not None and game.result is None:
+            if action.player is not None and game.result is None:
                 self.offer = (action.player, action.points, action)
             game.step(action, "resign", game.position)
             return
@@ -100,6 +100,8 @@ class Claims:
         if winner is None:
             game.stop("structure", "no-player", "whose win this is cannot be told", action)
         assert winner is not None
+        if self.offer is not None and self.offer[0] == winner:
+            game.stop("result", "result-winner", f"{game.name(winner)} resigned this game ({self.offer[2].text!r}) and cannot win it", action)
         if cube.offer is not None and cube.offer[0] != "double":
             cube.accept()  # a beaver or raccoon stands until the game ends
         if cube.offer is not None:
