@@ -17,19 +17,27 @@ whether it was left without an end.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from bgrecord.issues import Issue, Severity
 from bgrecord.records import Comment, GameRecord, MatchRecord, Result, Roll, SetPosition
+from bgrecord.position import Variant
 from bgrecord.replay.game import GameReplayer
+from bgrecord.replay.repeats import OpeningRuns, Repeats, opening_failure
 from bgrecord.replay.state import GameReplay
 from bgrecord.rules import RuleSet, rules_for
+from bgrecord.variants import named_variant
 
 
 class MatchReplayer:
-    def __init__(self, match: MatchRecord, rules: RuleSet | None = None, steps: bool = True) -> None:
+    def __init__(self, match: MatchRecord, rules: RuleSet | None = None, steps: bool = True, repeats: Repeats | None = None) -> None:
         self.match = match
         self.rules = rules or rules_for(match)
+        self.repeats = repeats or Repeats()  # the file's: one unknown convention told once
+        self.openings = OpeningRuns()
+        named = named_variant(match)
+        self.unsupported = named if named is not None and named.variant is None else None
         self.steps = steps
         self.length = match.length or 0
         self.after: dict[str, int] | None = None  # the score after the last game, by name
@@ -53,11 +61,18 @@ class MatchReplayer:
 
     def feed(self, game: GameRecord) -> Iterator[GameReplay]:
         """Replay ``game``; yields the game before it, now that its end can be judged."""
-        if self.held is not None:
-            held = self.held
-            if held.result is None and held.checked and _claimed(held) is None:
-                self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
+        held = self.held
+        if held is not None and held.result is None and held.checked and _claimed(held) is None and self.unsupported is None:
+            self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
+        out = self.unplayed(game) if self.unsupported is not None else self.play(game)
+        self.repeats.fold(game, game.issues, out.issues)
+        if held is not None:
             yield held
+        self.previous = game
+        self.held = out
+
+    def play(self, game: GameRecord) -> GameReplay:
+        """``game`` replayed, its score checked."""
         score, crawford, post, unknown = self.score(game)
         out = GameReplay(game, score, crawford, post, crawford_unknown=unknown)
         self.check_score(out)
@@ -65,15 +80,47 @@ class MatchReplayer:
             self.check_number(out)
         marks = self.marks_seen or _marked(game)
         self.marks_seen = marks
+        before = list(out.issues)
         GameReplayer(self.match, game, self.rules, out, marks, self.steps).run()
+        if opening_failure(out) is not None and not self.rules.given("variant"):
+            out = self.other_start(out, before, marks)
+        self.openings.judge(out, self.held)
         self.settle(out)
-        self.previous = game
-        self.held = out
+        return out
+
+    def other_start(self, out: GameReplay, before: list[Issue], marks: bool) -> GameReplay:
+        """A game that fails at its first move, where the record names no variant: replayed from
+        the Nackgammon start, which is taken for the match if the game then replays cleanly."""
+        rules = replace(self.rules, variant=Variant.NACKGAMMON, assumed=self.rules.assumed - {"variant"})
+        other = GameReplay(out.game, out.score, out.crawford, out.post_crawford, issues=list(before), crawford_unknown=out.crawford_unknown)
+        GameReplayer(self.match, out.game, rules, other, marks, self.steps).run()
+        if any(issue.severity is Severity.ERROR for issue in other.issues[len(before) :]):
+            return out
+        self.rules = rules
+        self.issue(other, Severity.INFO, "rules", "inferred-variant",
+                   "the game fails at its first move from the standard start and replays from the Nackgammon start: the match is read as Nackgammon")  # fmt: skip
+        return other
+
+    def unplayed(self, game: GameRecord) -> GameReplay:
+        """A game of a variant bgrecord does not play: not checked; the first says why, once."""
+        named = self.unsupported
+        assert named is not None
+        out = GameReplay(game, (int(game.scores[0] or 0), int(game.scores[1] or 0)), False, False, checked=False)
+        if self.previous is None:
+            where = f" (line {named.line})" if named.line is not None else ""
+            self.issue(out, Severity.ERROR, "rules", "unsupported-variant",
+                       f"the record names the variant {named.written[:40]!r}{where}, which bgrecord does not play: its games are not checked",
+                       named.line)  # fmt: skip
+        return out
 
     def finish(self) -> Iterator[GameReplay]:
         """The last game, with the notice of a match (or game) left unfinished."""
         held = self.held
         if held is None:
+            return
+        if self.unsupported is not None:
+            self.held = None
+            yield held
             return
         standing = f"{held.score[0]}-{held.score[1]}" if self.after is None else "-".join(str(self.after.get(k, 0)) for k in _keys(held.game))
         if all(isinstance(action, (SetPosition, Comment)) for action in held.game.actions):
