@@ -177,3 +177,39 @@ def test_distinct_defects_of_one_kind_are_each_an_error() -> None:
     assert error_codes(illegal) == ["wrong-distance"] * 2
     wrong_side = games(first, 2, last="  2)  Doubles => 2                Drops\n                                  Wins 1 point\n")
     assert error_codes(wrong_side) == ["result-winner"] * 2
+
+
+def test_a_start_the_first_game_shows_standard_is_not_changed_by_a_later_game() -> None:
+    good = "  1) 42: 8/4 6/4                 31: 8/5 6/5\n"  # legal from either start: no sign of the start
+    text = " 7 point match\n" + "".join(
+        f"\n Game {n}\n Alice : {n - 1}                      Bob : 0\n{opening}{DROP}" for n, opening in enumerate([good, NACK_OPENING, good], 1))
+    assert error_codes(text) == ["no-checker"]  # game 2's play from 23 is its own defect, not a Nackgammon match
+
+
+def test_play_after_a_resignation_word_is_an_error() -> None:
+    errors, _, _ = outcome(HEAD + "  2)  Concedes                   43: 24/20 13/10\n                                  Wins 1 point\n")
+    assert errors == ["after-game-end"]
+
+
+def test_a_resignation_that_ends_the_match_may_be_credited_the_match() -> None:
+    second = "\n Game 2\n Alice : 1                      Bob : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+    first = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n" + DROP
+    credited = first + second + "  2)  Doubles => 2                Takes\n  3) 64: 24/18 13/9              21: ????\n      Wins 5 points and the match\n"
+    assert [(s, c) for s, c, _ in issues_of(credited)] == [] and "match-credit" in [c for _, c, _ in _all(credited)]
+    short = credited.replace("Wins 5 points and the match", "Wins 1 point and the match")  # 1 is no resignation at cube 2
+    assert error_codes(short) == ["resign-points"]
+    forfeit = credited.replace("21: ????", "21: 6/4 6/5")  # no resignation written: a forfeit of the rest
+    assert [(s, c) for s, c, _ in issues_of(forfeit)] == [("warning", "forfeit")]
+
+
+def test_and_the_match_when_the_match_is_not_won_is_a_warning() -> None:
+    text = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+    text += "  2)  Doubles => 2                Drops\n      Wins 1 point and the match\n"
+    assert [(s, c) for s, c, _ in issues_of(text)] == [("warning", "match-not-won")]
+
+
+def _all(text: str) -> list[tuple[str, str, int | None]]:
+    from bgrecord.source import Input
+    from bgrecord.validate import validate_file
+
+    return [(i.severity.value, i.code, i.line) for i in validate_file(Input.of(text.encode(), "t.mat")).issues]

@@ -82,7 +82,7 @@ class MatchReplayer:
         self.marks_seen = marks
         before = list(out.issues)
         GameReplayer(self.match, game, self.rules, out, marks, self.steps).run()
-        if opening_failure(out) is not None and not self.rules.given("variant"):
+        if opening_failure(out) is not None and not self.rules.given("variant") and not self.openings.broken:  # no game has shown the start yet
             out = self.other_start(out, before, marks)
         self.openings.judge(out, self.held)
         self.settle(out)

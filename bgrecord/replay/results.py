@@ -119,11 +119,16 @@ class Claims:
         needed = game.needed(winner)
         if not levels and needed is not None and points >= needed:  # the match's last points
             levels = [level for level in (1, 2, 3) if level * cube.value >= needed][:1] if points == needed else []
+            marked = self.offer is not None or game.unplayed is not None  # "Resigns", "52: ????": a resignation, not a forfeit
+            if not levels and marked and action.match and points == game.length:
+                game.issue(Severity.INFO, "result", "match-credit", f"{game.name(winner)} is credited the match ({points} points) "
+                           f"for the resignation that ends it (it needed {needed})", action)  # fmt: skip
+                levels = [3]
             if not levels:
                 game.issue(Severity.WARNING, "result", "forfeit", f"a forfeit: {game.name(winner)} is given {points} points (the match needed {needed})", action)
                 levels = [3]
         if not levels:
-            game.stop("result", "resign-points", f"{points} points is no resignation with the cube at {cube.value} (1, 2 or 3 times the cube)", action)
+            game.stop("result", "resign-points", f"{count(points, 'point')} is no resignation with the cube at {cube.value} (1, 2 or 3 times the cube)", action)
         game.end(GameResult(winner, points, levels[0], "resign"))
 
     def fair(self, points: int, needed: int | None) -> set[int]:
@@ -142,6 +147,9 @@ class Claims:
             game.issue(Severity.WARNING, "result", "no-result-line", f"no 'Wins' line; {game.name(result.winner)} wins {result.points}", last)
         needed = game.needed(result.winner)
         for claim in self.lines:
+            if claim.kind == "win" and claim.match and needed is not None and claim.player == result.winner and result.points < needed:
+                game.issue(Severity.WARNING, "result", "match-not-won",
+                           f"'and the match', but {game.name(result.winner)} reaches {game.length - needed + result.points} of {game.length}", claim)  # fmt: skip
             if claim.kind == "win" and claim.player != result.winner:
                 game.issue(Severity.ERROR, "result", "result-winner", f"{game.name(result.winner)} won this game, not {game.name(claim.player or 0)}", claim)
             elif claim.kind == "loss" and claim.player == result.winner:
