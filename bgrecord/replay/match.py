@@ -4,15 +4,19 @@ them.
 The score is carried from the record: each game's score line is checked against the score
 line before it plus that game's result (as replayed, else as the record claims it); a
 disagreement is one error at the score line, and from there the record's own score is
-carried on, so that one wrong line costs one error. A gap in the game numbers is one warning
+carried on, so that one wrong line costs one error (and a line right by the count, the last
+right line plus the results since, is no error: a typo costs one). A game without an end makes
+the next score line the score. A gap in the game numbers is one warning
 (the games left out explain the score), a score at or above the match length an error, a
 game after the match was won an error, and a match that stops short of the length a notice.
 In money play a score line of 0 : 0 is not checked (writers put it on every line); other
 score lines are the session's running totals, checked like a match's.
 
 Games are given one at a time (:meth:`MatchReplayer.feed`), so a match is replayed in the
-memory of one game; each game's replay comes out when the next game (or the end) shows
-whether it was left without an end.
+memory of two games; each game's replay comes out when the next game is replayed (or at the
+end): the next game shows whether it was left without an end, and whether the two fail alike
+at their first move (:mod:`bgrecord.replay.repeats`). A variant the record names and bgrecord
+does not play leaves every game unchecked, with one error.
 """
 
 from __future__ import annotations
