@@ -61,6 +61,7 @@ class StepRecord:
     closing: str | None = None  # said after the last action of a game: the score, the match's end
     unit: str = "line"  # what ``line`` counts: a binary file's record, move or ply
     game_over: bool = False  # the game ended with this action
+    column: int | None = None  # where the action stands on its line (None in a binary file)
 
     @property
     def name(self) -> str:
@@ -146,16 +147,15 @@ class _Game:
         yield from made
 
     def place(self, issues: list[Issue], made: list[StepRecord]) -> None:
-        """Each issue at the record on its line, else at the next record after it (the last
-        record for what comes after every action)."""
-        lines = [r.line for r in made]
+        """Each issue at the record of the action it names by line and column: on its line, the
+        last action starting at or before its column (a row holds two players' actions); an
+        issue of no action (a score line, a comment) at the next record after it, and what
+        comes after every action at the last record."""
         for issue in issues:
             if issue.code in _AT_THE_END:
                 made[-1].issues.append(issue)
                 continue
-            line = issue.line if issue.line is not None else 0
-            index = next((i for i, at in enumerate(lines) if at >= line), len(made) - 1)
-            made[index].issues.append(issue)
+            made[_place(issue, made)].issues.append(issue)
 
     def checked_record(self, step: Step, ogid: str | None) -> StepRecord:
         out = self.out
@@ -168,7 +168,7 @@ class _Game:
             self.number, step.action.number, step.action.line, player, self.names, step.kind, step.dice, played,
             position, state, ogid, step.cube, step.cube_owner, step.score, action_words(step, name, opponent, out.result, played),
             step.after, step.play, [], cube_after=cube_after, cube_owner_after=owner_after,
-            match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit,
+            match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit, column=step.action.column,
         )  # fmt: skip
         record.game_over = step.kind in ("win", "drop") or (step.kind == "accept-resign" and out.result is not None)
         return record
@@ -183,7 +183,19 @@ class _Game:
             action.dice if isinstance(action, Roll) else None, None, None, state, None, self.out.cube, self.out.cube_owner,
             self.out.score, unchecked_words(action, name), None, None, [], checked=False, cube_after=self.out.cube,
             cube_owner_after=self.out.cube_owner, match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit,
+            column=action.column,
         )  # fmt: skip
+
+
+def _place(issue: Issue, made: list[StepRecord]) -> int:
+    """The index of the record ``issue`` stands at (see :meth:`_Game.place`)."""
+    line = issue.line if issue.line is not None else 0
+    if issue.column is not None:
+        on_line = [i for i, record in enumerate(made) if record.line == line and (record.column or 0) <= issue.column]
+        if on_line:
+            return on_line[-1]
+    column = issue.column or 0
+    return next((i for i, record in enumerate(made) if (record.line, record.column or 0) >= (line, column)), len(made) - 1)
 
 
 def _cube_after(step: Step) -> tuple[int, int | None]:

@@ -33,6 +33,8 @@ _MAT_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | r
 _ANY_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)
 _HEADER_LIKE = re.compile(r"[ \t]*(?:[;#][^\n]*)?")  # comment, tag or blank: may open the next match
 _NUMBER = re.compile(r"[0-9]+")
+# a header line that says money play in words, where others write "0 point match"
+_MONEY = re.compile(r"(?i)^[;#\s]*(?:(?:money|unlimited)[ \t]+(?:session|game|play|match)|(?:game[ \t]*)?type[ \t]*[:=][ \t]*money)\b")
 
 
 class _Open:
@@ -208,9 +210,12 @@ def read_header(match: MatchRecord, chunk: Chunk) -> None:
                 items.extend((line_number, item) for item in parse(text + "\n", "preamble"))
             except UnexpectedInput:
                 items.append((line_number, ("text_line", 1, [("TEXT", text, 1)])))
+    money: tuple[int, int, str] | None = None  # where the header says money play in words
     for first, (kind, relative, parts) in items:
         text, column = parts[0][1].strip(), parts[0][2]
         line = first + relative - 1
+        if kind in ("comment_line", "text_line") and money is None and _MONEY.match(text):
+            money = (line, column, text)
 
         def note(severity: Severity, code: str, message: str) -> None:
             match.issues.append(format_issue(severity, code, message, line, column, text).at(path=match.path))
@@ -233,6 +238,10 @@ def read_header(match: MatchRecord, chunk: Chunk) -> None:
             match.comments.append(text)
             after = match.length is not None
             note(Severity.INFO, "text-after-header" if after else "text-before-header", "free text kept as a comment")
+    if money is not None and match.length is None:
+        match.length = 0
+        said = format_issue(Severity.INFO, "money-session", f"{money[2][:60]!r}: read as money play (a 0 point match)", money[0], money[1], money[2])
+        match.issues.append(said.at(path=match.path))
 
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:

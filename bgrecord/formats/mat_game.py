@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from lark import Token, UnexpectedInput
 
-from bgrecord.formats.mat_grammar import Line, Part, cell_meaning, describe_error, grammar, moves_of, parse
+from bgrecord.formats.mat_grammar import RESIGN_WORDS, Line, Part, cell_meaning, describe_error, gives_up_notice, grammar, moves_of, parse
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import (
@@ -40,7 +40,7 @@ _WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
 # Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
 _CELL_START = re.compile(
     r"(?<![^ \t])(?:[0-9][0-9][ \t]*:|(?i:(?:re)?doubles?|takes?|accepts?|drops?|rejects?|pass(?:es)?|refuses?|beavers?"
-    r"|raccoons?|wins|loses|losses|resign))"
+    rf"|raccoons?|wins|loses|losses)|{RESIGN_WORDS}|\?{{3,4}})"
 )
 
 
@@ -89,6 +89,10 @@ class GameBuilder:
             self.issue(Severity.INFO, "glued-hit-mark", "a hit mark with no space after it: read as the end of a move", line, column)
         elif what == "result" and _WINS_WINS.search(text):
             self.issue(Severity.INFO, "result-spelling", "'and wins the match': read as 'and the match'", line, column)
+        elif what in ("result", "roll") and meaning[1 if what == "result" else 3] in ("resign", "unplayed"):
+            notice = gives_up_notice(text)
+            if notice:
+                self.issue(Severity.INFO, "resign-word", notice, line, column)
         if what == "bad":
             self.issue(Severity.ERROR, "unreadable", meaning[1], line, column)
             return Unreadable(player, number, line, column, text)

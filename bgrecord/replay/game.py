@@ -122,6 +122,9 @@ class GameReplayer:
             assert bare is not None
             where = self.position.id() if self.position else "?"
             self.stop("move", "roll-without-play", f"dice without a play, though a play was possible (position {where}); only a resignation may follow", bare)
+        offer = self.claims.offer
+        if offer is not None and isinstance(action, (Roll, CubeAction)) and not (isinstance(action, CubeAction) and action.kind in ("take", "drop")):
+            self.stop("structure", "after-game-end", f"{action.text!r} after {self.name(offer[0])} resigned ({offer[2].text!r})", action)
         if isinstance(action, Roll):
             self.roll(action)
         elif isinstance(action, CubeAction):
