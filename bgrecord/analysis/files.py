@@ -23,7 +23,7 @@ from bgrecord.analysis.measures import CUBE_CATEGORIES, GameSums, Judged, Sums, 
 from bgrecord.ids import GameState
 from bgrecord.issues import Severity
 from bgrecord.position import Play, Position
-from bgrecord.records import CubeAction, MatchRecord, Result, Roll
+from bgrecord.records import Action, CubeAction, MatchRecord, Result, Roll
 from bgrecord.replay import GameReplay, Step
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
@@ -141,7 +141,8 @@ class _MatchWork:
         found.skipped_games += len(left_out.get("has errors", ()))
         for why, indexes in left_out.items():
             listed = ", ".join(map(str, indexes))
-            found.notes.append(f"match {number}: {'game' if len(indexes) == 1 else 'games'} {listed} {why}: not analysed")
+            said = why if len(indexes) == 1 else why.replace("has ", "have ").replace("starts ", "start ").replace("leaves ", "leave ")
+            found.notes.append(f"match {number}: {'game' if len(indexes) == 1 else 'games'} {listed} {said}: not analysed")
 
     def run(self, engine_name: str, timeout: float | None) -> None:
         found = self.found
@@ -175,7 +176,7 @@ class _MatchWork:
         header = MatchRecord(None, "mat", "utf-8", self.length)
         clean = []
         for number, out in enumerate(self.kept, 1):
-            actions = [a for a in out.game.actions if isinstance(a, (Roll, CubeAction, Result)) and not _unplayed(a)]
+            actions: list[Action] = [a for a in out.game.actions if isinstance(a, (Roll, CubeAction, Result)) and not _unplayed(a)]
             clean.append(replace(out, game=replace(out.game, names=_NAMES, number=number, actions=actions)))
         return write_mat(header, clean)
 
@@ -208,8 +209,11 @@ def _left_out(out: GameReplay) -> str | None:
         return "has errors"
     if any(step.kind == "setup" for step in out.steps):
         return "starts from a set-up position"
-    if not any(step.kind == "move" and step.dice is not None for step in out.steps):
+    rolls = [step.player for step in out.steps if step.kind == "move" and step.dice is not None]
+    if not rolls:
         return "has no roll"
+    if any(first == second for first, second in zip(rolls, rolls[1:])):
+        return "leaves out a turn (a closed-out player's dance, its dice unknown)"
     return None
 
 
@@ -234,6 +238,8 @@ class _GameRows:
         steps = [(index, step) for index, step in enumerate(self.out.steps, 1)
                  if step.kind in ANALYSED and step.player is not None and not _unplayed(step.action)]  # fmt: skip
         actions = [a for a in self.game.actions if a.action in ("move", "double", "take", "drop")]
+        while len(steps) > len(actions) and _dance(steps[-1][1]):
+            steps.pop()  # a roll that could not be played, then the game resigned: gnubg keeps no record of it
         if len(steps) != len(actions):
             raise EngineError(f"{self.engine} read {len(actions)} actions in game {self.out.game.index} where bgrecord wrote {len(steps)}")
         for (index, step), action in zip(steps, actions):
@@ -302,6 +308,10 @@ class _GameRows:
         return row
 
 
+def _dance(step: Step) -> bool:
+    return step.kind == "move" and (step.play is None or not step.play.play.moves)
+
+
 def _before(step: Step) -> Position | None:
     """The position a roll is played from, from the mover's side."""
     if step.before is None or step.player is None:
@@ -310,14 +320,19 @@ def _before(step: Step) -> Position | None:
 
 
 def _best_play(step: Step, action: EngineAction) -> str | None:
-    """The engine's best play in bgrecord's notation (``24/18 13/11``, ``bar/22*``)."""
+    """The engine's best play in bgrecord's notation (``24/18 13/11``, ``bar/22*``): the play
+    made when it leads to the same position (whatever way the checkers went); "" for a dance."""
     before = _before(step)
-    if action.best is None or before is None or step.dice is None:
+    if before is None or step.dice is None:
         return None
     if not action.best:
-        return ""
+        return "" if action.candidates == 0 else None
     error, legal = before.check_play(step.dice, Play.from_pairs(action.best))
-    return notation(legal) if error is None and legal is not None else None
+    if error is not None or legal is None:
+        return None
+    if step.play is not None and legal.position.sides == step.play.position.sides:
+        return notation(step.play)
+    return notation(legal)
 
 
 def _player_row(work: _MatchWork, side: int, names: tuple[str, str], sums: Sums, all_moves: int, engine: str) -> dict[str, Any]:

@@ -189,12 +189,13 @@ def _size(name: str) -> int:
 
 
 def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
-              sizes: list[str] | None = None, scheduler: str | None = None) -> Iterator[Any]:
+              sizes: list[str] | None = None, scheduler: str | None = None, progress: tuple[str, int] = ("reading", 50)) -> Iterator[Any]:
     """``work(file, *arguments)`` for every file, yielded in file order (whatever the number of
     workers), in ``jobs`` worker processes when more than one (standard input is read here),
     or on the Dask cluster at ``scheduler``; a progress bar on stderr for long runs at a
-    terminal (rich is imported only then). ``sizes``: the file names to size the work by,
-    when ``files`` are not names."""
+    terminal (rich is imported only then): ``progress`` is its label and the number of files
+    from which it is shown. ``sizes``: the file names to size the work by, when ``files`` are
+    not names."""
     # What is loaded so far (modules, the grammar) lives as long as the process: the collector
     # need not scan it again for every file, and forked workers keep sharing its pages. Reading
     # makes many small records that live as long as their game: a young collection every 700
@@ -218,10 +219,10 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
             results = in_order(lambda batch: executor.submit(run_batch, work, batch, arguments), files, window=4 * jobs)
         else:
             results = (work(source_of(path) if path == STDIN else path, *arguments) for path in files)
-        if len(files) >= 50 and not quiet and sys.stderr.isatty():
+        if len(files) >= progress[1] and not quiet and sys.stderr.isatty():
             from rich.progress import track
 
-            results = track(results, total=len(files), description="reading", transient=True, console=_stderr())
+            results = track(results, total=len(files), description=progress[0], transient=True, console=_stderr())
         yield from results
     finally:
         if pool is not None:
