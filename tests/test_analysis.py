@@ -268,7 +268,7 @@ def relay():
             return
 relay()
 for line in sys.stdin:
-    text = open(json.loads(line)["mat"]).read()
+    text = json.loads(line)["mat"]
     if " 13 point match" in text:
         real.kill(); os._exit(11)
     if " 17 point match" in text:

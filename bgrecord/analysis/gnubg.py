@@ -58,18 +58,17 @@ class GnubgEngine:
         self.timeout = timeout if timeout is not None else DEFAULT_TIMEOUT
         self._process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
-        self._folder = Path(tempfile.mkdtemp(prefix="bgrecord-gnubg-"))
-        self._log: IO[bytes] | None = None
+        self._log: IO[bytes] | None = None  # what gnubg says on standard error (a file with no name: nothing left behind)
 
     # --- the process ---
 
     def _start(self) -> subprocess.Popen[bytes]:
-        self._log = open(self._folder / "gnubg.log", "ab")  # noqa: SIM115 - lives as long as the process
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
         self._buffer = b""
         try:
             process = subprocess.Popen(
                 [self.executable, "-t", "-q", "-r", "-p", str(SCRIPT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._log, cwd=self._folder, start_new_session=True,  # Ctrl-C is for bgrecord, which stops gnubg
+                stderr=self._log, start_new_session=True,  # Ctrl-C is for bgrecord, which stops gnubg
             )  # fmt: skip
         except OSError as exc:
             raise EngineMissing(f"{self.executable}: cannot run ({exc.strerror or exc}); {INSTALL}") from None
@@ -104,12 +103,14 @@ class GnubgEngine:
 
     def close(self) -> None:
         self._stop()
-        shutil.rmtree(self._folder, ignore_errors=True)
 
     def _tail(self) -> str:
         """The last line gnubg wrote on standard error (why it stopped, when it says)."""
+        if self._log is None:
+            return ""
         try:
-            lines = (self._folder / "gnubg.log").read_bytes()[-2000:].decode("utf-8", "replace").strip().splitlines()
+            self._log.seek(max(0, os.fstat(self._log.fileno()).st_size - 2000))
+            lines = self._log.read().decode("utf-8", "replace").strip().splitlines()
         except OSError:
             return ""
         return f": {lines[-1][:200]}" if lines else ""
@@ -155,13 +156,18 @@ class GnubgEngine:
         self._stop()
         return EngineError(message)
 
+    def _forget_log(self) -> None:
+        """What gnubg said about a match it analysed is no longer needed (the file is shared
+        with gnubg: emptied and rewound for both)."""
+        if self._log is not None:
+            self._log.truncate(0)
+            self._log.seek(0)
+
     # --- a match ---
 
     def analyse(self, mat: str, plies: int, jacoby: bool) -> EngineMatch:
         process = self._process if self._process is not None and self._process.poll() is None else self._start()
-        target = self._folder / "match.mat"
-        target.write_text(mat, encoding="utf-8")
-        request = json.dumps({"mat": str(target), "plies": plies, "jacoby": jacoby}) + "\n"
+        request = json.dumps({"mat": mat, "plies": plies, "jacoby": jacoby}) + "\n"
         assert process.stdin is not None
         try:
             process.stdin.write(request.encode())
@@ -169,8 +175,7 @@ class GnubgEngine:
         except OSError:
             raise self._failed(f"gnubg stopped before the match was sent{self._tail()}") from None
         reply = self._reply(self.timeout, "on this match")
-        if self._log is not None:  # what gnubg said about this match is no longer needed
-            self._log.truncate(0)
+        self._forget_log()
         if not reply.get("ok"):
             raise EngineError(f"gnubg could not analyse the match ({reply.get('error', 'no reason given')})")
         try:

@@ -1,8 +1,9 @@
 """Run by GNU Backgammon's embedded Python (``gnubg -t -q -r -p gnubg_script.py``), never
 imported by bgrecord: bgrecord talks to it through the process's standard streams.
 
-Requests come on standard input, one JSON object a line: ``{"mat": FILE, "plies": N,
-"jacoby": bool}``. For each, the match is imported, analysed and its facts written on
+Requests come on standard input, one JSON object a line: ``{"mat": TEXT, "plies": N,
+"jacoby": bool}``. For each, the match (a .mat text, written to a temporary file for gnubg's
+``import mat`` and removed as soon as it is read) is imported, analysed and its facts written on
 standard output as one line ``@bgrecord {json}``: per game, per action, what GNU Backgammon
 found (equities already normalised to money equity, EMG) and the match state it judged the
 action in; and gnubg's own statistics of each game and of the match, to check against. The
@@ -20,6 +21,7 @@ import json
 import os
 import struct
 import sys
+import tempfile
 from typing import Any
 
 import gnubg
@@ -160,8 +162,13 @@ def analyse(request: dict[str, Any]) -> dict[str, Any]:
     for kind in ("chequerplay", "cubedecision"):
         gnubg.command(f"set analysis {kind} evaluation plies {plies}")
     gnubg.command("set jacoby " + ("on" if request.get("jacoby") else "off"))
-    path = str(request["mat"])
-    gnubg.command(f'import mat "{path}"')
+    handle, path = tempfile.mkstemp(prefix="bgrecord-", suffix=".mat")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(str(request["mat"]))
+        gnubg.command(f'import mat "{path}"')
+    finally:
+        os.unlink(path)
     gnubg.command("analyse match")
     match = gnubg.match(analysis=1, boards=1, statistics=1, verbose=1)
     if not match:

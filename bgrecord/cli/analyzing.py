@@ -66,7 +66,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     file and renamed into place when complete.
     """
     from bgrecord.analysis.engine import EngineMissing
-    from bgrecord.analysis.files import analyse_file
+    from bgrecord.analysis.files import analyse_file, close_engines
     from bgrecord.analysis.gnubg import find_gnubg
     from bgrecord.analysis.tables import TABLES
     from bgrecord.export import DatasetWriter, TableWriter, needs
@@ -122,12 +122,14 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
                     writers.append((kind, stack.enter_context(TableWriter(path, fmt, TABLES[kind]))))
             batches = _Batches(writers)
             arguments = (plies, rules, "gnubg", timeout, known)
-            for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2)):
+            for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2), batch=1):
                 report.add(found)
                 batches.add(found)
             batches.flush()
     except (ImportError, OSError, ValueError) as exc:
         fail(str(exc))
+    finally:
+        close_engines()  # this process's gnubg (the command ends without the interpreter's exit handlers)
     if not quiet:
         click.echo(report.summary(len(inputs.files), decisions_out), err=True)
     inputs.exit(report.failed, report.skipped > 0)
