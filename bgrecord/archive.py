@@ -202,56 +202,36 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
     """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
     the files that are new or changed (by content), in order. The database is written as a copy
     renamed into place: a run that fails leaves it as it was."""
-    target = Path(target)
-    engine_of(target)
     report = IndexReport()
-    folder = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
-    os.close(handle)
-    os.unlink(temporary)  # the engines create their own file
-    try:
-        if target.exists():
-            shutil.copyfile(target, temporary)
-        database = Database(temporary)
-        try:
-            if target.exists() and not database.is_index() and not database.is_empty():
-                raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
-            database.create()
-            known = dict(database.query("SELECT file, file_key FROM files"))
-            todo = []
-            for name in files:
-                key = _file_key(name)
-                if known.get(name) == key:
-                    report.unchanged.append(name)
-                    continue
-                (report.replaced if name in known else report.added).append(name)
-                todo.append(name)
-            for name in report.replaced:
-                for table in ("games", "positions", "files"):
-                    database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
-            batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
-            for rows in work(todo):
-                if rows.problem:
-                    report.problems.append((rows.path, rows.problem, rows.internal))
-                batch["games"] += rows.rows
-                batch["positions"] += rows.positions
-                batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.rows), "problem": rows.problem})
-                report.games += len(rows.rows)
-                report.positions += len(rows.positions)
-                if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
-                    _insert(database, batch)
-            _insert(database, batch)
-            _mark_duplicates(database)
-            _summaries(database, dedupe)
-            database.execute("DROP INDEX IF EXISTS positions_by_id")
-            database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
-        finally:
-            database.close()
-        os.replace(temporary, target)
-    finally:
-        for leftover in (temporary, temporary + ".wal"):
-            if os.path.exists(leftover):
-                os.unlink(leftover)
+    with updated(target) as database:
+        known = dict(database.query("SELECT file, file_key FROM files"))
+        todo = []
+        for name in files:
+            key = _file_key(name)
+            if known.get(name) == key:
+                report.unchanged.append(name)
+                continue
+            (report.replaced if name in known else report.added).append(name)
+            todo.append(name)
+        for name in report.replaced:
+            for table in ("games", "positions", "files"):
+                database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
+        batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
+        for rows in work(todo):
+            if rows.problem:
+                report.problems.append((rows.path, rows.problem, rows.internal))
+            batch["games"] += rows.rows
+            batch["positions"] += rows.positions
+            batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.rows), "problem": rows.problem})
+            report.games += len(rows.rows)
+            report.positions += len(rows.positions)
+            if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
+                _insert(database, batch)
+        _insert(database, batch)
+        _mark_duplicates(database)
+        _summaries(database, dedupe)
+        database.execute("DROP INDEX IF EXISTS positions_by_id")
+        database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
     return report
 
 
