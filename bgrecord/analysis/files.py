@@ -234,15 +234,24 @@ class _GameRows:
         self.in_match = work.games.index(out) + 1
 
     def pairs(self) -> Iterable[tuple[int, Step, EngineAction]]:
-        """(step number, step, engine action), checked to be the same action."""
+        """(step number, step, engine action), checked to be the same action. What gnubg adds
+        (the take a beaver implies) and leaves out (a dance before a resignation) is allowed for."""
         steps = [(index, step) for index, step in enumerate(self.out.steps, 1)
                  if step.kind in ANALYSED and step.player is not None and not _unplayed(step.action)]  # fmt: skip
         actions = [a for a in self.game.actions if a.action in ("move", "double", "take", "drop")]
-        while len(steps) > len(actions) and _dance(steps[-1][1]):
-            steps.pop()  # a roll that could not be played, then the game resigned: gnubg keeps no record of it
-        if len(steps) != len(actions):
-            raise EngineError(f"{self.engine} read {len(actions)} actions in game {self.out.game.index} where bgrecord wrote {len(steps)}")
-        for (index, step), action in zip(steps, actions):
+        at = 0
+        implied: list[EngineAction] = []  # takes gnubg adds, said at the step that follows them
+        for number, action in enumerate(actions):
+            if action.action == "take" and number and actions[number - 1].beaver and (at == len(steps) or steps[at][1].kind != "take"):
+                implied.append(action)  # the doubler's roll accepted the beaver: gnubg records a take the record does not write
+                continue
+            if at == len(steps):
+                raise EngineError(f"{self.engine} read more actions in game {self.out.game.index} than bgrecord wrote")
+            index, step = steps[at]
+            at += 1
+            for take in implied:
+                yield index, step, take
+            implied = []
             same = _ENGINE_KIND[step.kind] == action.action and step.player == action.player
             if same and step.kind == "move":
                 before = _before(step)
@@ -251,6 +260,8 @@ class _GameRows:
             if not same:
                 raise EngineError(f"{self.engine} read game {self.out.game.index}, move {step.action.number}, otherwise than bgrecord")
             yield index, step, action
+        if implied or not all(_dance(step) for _, step in steps[at:]):  # a roll that could not be played, then the game resigned
+            raise EngineError(f"{self.engine} read game {self.out.game.index} otherwise than bgrecord (its end)")
 
     def rows(self, rows: list[dict[str, Any]]) -> GameSums:
         sums = GameSums(self.game.actual_result)
@@ -270,12 +281,13 @@ class _GameRows:
                     sums.luck(player, action.luck, action.luck_cost or 0.0)
                 rows.append(self.checker_row(index, step, action, judged))
             elif action.action == "double":
-                offered = None if action.beaver or action.cube is None else action
-                if offered is not None and offered.cube is not None:
-                    judged = judge_double(offered.cube)
-                    sums.players[player].add_cube(judged)
-                    rows.append(self.row(index, step, "double", judged, "double"))
-            elif offered is not None and offered.cube is not None:  # a take or a pass of an analysed double
+                if not action.beaver:  # gnubg analyses neither a beaver nor a raccoon: the first double stands
+                    offered = action if action.cube is not None else None
+                    if offered is not None and offered.cube is not None:
+                        judged = judge_double(offered.cube)
+                        sums.players[player].add_cube(judged)
+                        rows.append(self.row(index, step, "double", judged, "double"))
+            elif offered is not None and offered.cube is not None:  # a take or a pass, with the analysed double's equities
                 take = action.action == "take"
                 judged = judge_answer(offered.cube, take)
                 sums.players[player].add_cube(judged)

@@ -35,3 +35,6 @@ make noisy-5pt 12 5 0.05
 make noisy-7pt 13 7 0.03
 make noisy-11pt 15 11 0.04
 make noisy-money 14 money 0.06
+# money-beaver.mat (gnubg does not beaver when it plays itself): ../shared/tools/gnubg-matches.sh OUT 6 1
+# makes OUT/g0001.mat, a money session; then, to have a beaver and a redouble to 8:
+#   sed -e '50s/ Takes/ Beavers => 4/' -e '53s/Doubles => 4/Doubles => 8/' -e '72s/Wins 4 points/Wins 8 points/' OUT/g0001.mat
