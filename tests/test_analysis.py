@@ -66,14 +66,28 @@ def gnubg_totals(statistics: dict[str, Any]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def analysed(file: Path, plies: int = 0) -> Any:
+    """The analysis of ``file`` (the fixtures' once a session: gnubg is deterministic)."""
+    from bgrecord.analysis.files import analyse_file
+
+    key = (file, plies)
+    if key not in _ANALYSED:
+        found = analyse_file(file, plies, "money,beavers=on" if "beaver" in file.name else None)
+        if file.parent != FIXTURES:
+            return found
+        _ANALYSED[key] = found
+    return _ANALYSED[key]
+
+
+_ANALYSED: dict[tuple[Path, int], Any] = {}
+
+
 def assert_gnubg_totals(files: list[Path], plies: int = 0) -> tuple[int, float]:
     """For every player of every match of ``files``: bgrecord's totals are gnubg's statistics
     (counts exactly, errors and luck within 1e-6 EMG). Returns (players, largest difference)."""
-    from bgrecord.analysis.files import analyse_file
-
     players, largest = 0, 0.0
     for file in files:
-        found = analyse_file(file, plies, "money,beavers=on" if "beaver" in file.name else None)
+        found = analysed(file, plies)
         assert found.problem is None and found.failures == [], (file, found.problem, found.failures)
         references = dict(found.references)
         for row in found.players:
@@ -132,9 +146,7 @@ def test_the_same_numbers_at_one_ply() -> None:
 
 @needs_gnubg
 def test_rates_and_rating_follow_from_the_totals() -> None:
-    from bgrecord.analysis.files import analyse_file
-
-    rows = [row for file in sorted(FIXTURES.glob("noisy-*.mat")) for row in analyse_file(file).players]
+    rows = [row for file in sorted(FIXTURES.glob("noisy-*.mat")) for row in analysed(file).players]
     by_match: dict[tuple[str, int], int] = {}
     for row in rows:
         by_match[(row["file"], row["match"])] = by_match.get((row["file"], row["match"]), 0) + row["moves"]
@@ -152,9 +164,7 @@ def test_rates_and_rating_follow_from_the_totals() -> None:
 
 @needs_gnubg
 def test_decisions_add_up_to_the_players_totals() -> None:
-    from bgrecord.analysis.files import analyse_file
-
-    found = analyse_file(FIXTURES / "noisy-7pt.mat")
+    found = analysed(FIXTURES / "noisy-7pt.mat")
     decisions = pd.DataFrame(found.decisions)
     for row in found.players:
         mine = decisions[decisions["player"] == row["player"]]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMatch, open_engine
+from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMatch, EngineMissing, open_engine
 from bgrecord.analysis.measures import CUBE_CATEGORIES, GameSums, Judged, Sums, derived, judge_answer, judge_double, judge_no_double, judge_play, skill
 from bgrecord.ids import GameState
 from bgrecord.issues import Severity
@@ -138,11 +138,11 @@ class _MatchWork:
             else:
                 self.kept.append(out)
         self.skipped = sum(len(indexes) for indexes in left_out.values())
-        found.skipped_games += len(left_out.get("has errors", ()))
-        for why, indexes in left_out.items():
-            listed = ", ".join(map(str, indexes))
-            said = why if len(indexes) == 1 else why.replace("has ", "have ").replace("starts ", "start ").replace("leaves ", "leave ")
-            found.notes.append(f"match {number}: {'game' if len(indexes) == 1 else 'games'} {listed} {said}: not analysed")
+        found.skipped_games += len(left_out.get("errors", ()))
+        for why, indexes in left_out.items():  # said once a match, whatever the number of games
+            one, many = LEFT_OUT[why]
+            said = f"game {indexes[0]} {one}" if len(indexes) == 1 else f"games {', '.join(map(str, indexes))} {many}"
+            found.notes.append(f"match {number}: {said}: not analysed")
 
     def run(self, engine_name: str, timeout: float | None) -> None:
         found = self.found
@@ -158,7 +158,7 @@ class _MatchWork:
             engine = engine_for(engine_name, timeout)
             facts = engine.analyse(self._mat(), self.plies, self.rules.jacoby and not self.length)
             self._rows(facts, engine.name)
-        except EngineError as exc:
+        except (EngineError, EngineMissing) as exc:  # missing: on a cluster's worker, found only there
             row["problem"] = str(exc)
             found.failures.append(f"match {self.number}: {exc}: not analysed")
             return
@@ -202,18 +202,28 @@ def _unplayed(action: Any) -> bool:
     return isinstance(action, Roll) and action.note == "unplayed"
 
 
+# why a game is not given to the engine: said of one game, and of several
+LEFT_OUT = {
+    "errors": ("has errors", "have errors"),
+    "setup": ("starts from a set-up position", "start from a set-up position"),
+    "no roll": ("has no roll", "have no roll"),
+    "turn left out": ("leaves out a turn (a closed-out player's dance, its dice unknown)",
+                      "leave out a turn (a closed-out player's dance, its dice unknown)"),
+}  # fmt: skip
+
+
 def _left_out(out: GameReplay) -> str | None:
-    """Why a game is not given to the engine, or None."""
+    """Why a game is not given to the engine (a key of :data:`LEFT_OUT`), or None."""
     errors = sum(issue.severity is Severity.ERROR for issue in (*out.issues, *out.game.issues))
     if errors or not out.checked:
-        return "has errors"
+        return "errors"
     if any(step.kind == "setup" for step in out.steps):
-        return "starts from a set-up position"
+        return "setup"
     rolls = [step.player for step in out.steps if step.kind == "move" and step.dice is not None]
     if not rolls:
-        return "has no roll"
+        return "no roll"
     if any(first == second for first, second in zip(rolls, rolls[1:])):
-        return "leaves out a turn (a closed-out player's dance, its dice unknown)"
+        return "turn left out"
     return None
 
 
