@@ -34,6 +34,7 @@ from bgrecord.analysis.measures import (
 )
 from bgrecord.analysis.tables import DECISION_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 from bgrecord.cli import main
+from bgrecord.position import Position
 
 FIXTURES = DATA / "analysis"  # made by tests/data/analysis/generate.sh
 needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) is not installed")
@@ -183,6 +184,10 @@ def test_decisions_add_up_to_the_players_totals() -> None:
     ties = checker[(checker["play"] != checker["best"]) & (checker["error"] == 0)]
     assert (ties["equity"] == ties["best_equity"]).all() and len(ties) < len(checker) / 10  # another play as good
     assert (checker["best"][checker["candidates"] == 0] == "").all()  # a dance
+    # gnubg's candidates are bgrecord's legal plays: "more than one legal play" is one definition for both
+    for row in checker.itertuples():
+        plays = Position.from_id(row.position_id).legal_plays((int(row.dice[0]), int(row.dice[1])))
+        assert row.candidates == (0 if plays[0].play.moves == () else len(plays)), row
     assert {"checker", "no double", "double", "take"} <= set(decisions["kind"]) <= {"checker", "no double", "double", "take", "pass"}
 
 
