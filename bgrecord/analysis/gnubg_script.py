@@ -183,7 +183,8 @@ def main() -> None:
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # gnubg's own messages go to standard error, never between the replies
     for command in ("set threads 1", "set analysis luckanalysis plies 0", "set analysis moves on", "set analysis cube on",
-                    "set analysis luck on", "set cube use on", "set variation standard", "set display off"):  # fmt: skip
+                    "set analysis luck on", "set cube use on", "set variation standard", "set display off",
+                    "set confirm new off", "set confirm save off"):  # never a question: standard input holds the requests  # fmt: skip
         gnubg.command(command)
     for name, value in THRESHOLDS.items():
         gnubg.command(f"set analysis threshold {name.replace(' ', '')} {value}")
