@@ -99,6 +99,7 @@ def judge_no_double(cube: CubeEquities) -> tuple[Judged, bool]:
 
 
 def judge_double(cube: CubeEquities) -> Judged:
+    """A double: worth the opponent's better answer, min(DT, DP); wrong when no double was best."""
     judged = judge_cube(cube)
     doubled = cube.double_take if cube.double_take < cube.double_pass else cube.double_pass
     cost = f32(doubled - judged.optimal)
@@ -150,7 +151,6 @@ class Sums:
     moves: int = 0  # every roll played (forced ones and dances too)
     checker_decisions: int = 0
     checker_error: float = 0.0
-    cube_positions: int = 0  # every cube decision the engine analysed
     cube_decisions: int = 0  # close or actual
     cube_errors: dict[str, float] = field(default_factory=lambda: dict.fromkeys(CUBE_CATEGORIES, 0.0))
     cube_counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CUBE_CATEGORIES, 0))
@@ -184,8 +184,7 @@ class Sums:
             self.checker_error = f32(self.checker_error + judged.error)
         self._mark(self.checker_marks, judged.error)
 
-    def add_cube(self, judged: Judged, counted_position: bool = True) -> None:
-        self.cube_positions += counted_position
+    def add_cube(self, judged: Judged) -> None:
         self.cube_decisions += judged.counted
         if judged.category is not None:
             self.cube_counts[judged.category] += 1
@@ -211,7 +210,6 @@ class Sums:
         self.moves += other.moves
         self.checker_decisions += other.checker_decisions
         self.checker_error = f32(self.checker_error + other.checker_error)
-        self.cube_positions += other.cube_positions
         self.cube_decisions += other.cube_decisions
         for name in CUBE_CATEGORIES:
             self.cube_errors[name] = f32(self.cube_errors[name] + other.cube_errors[name])
