@@ -14,6 +14,7 @@ error, with ``valid`` false), or merge two databases.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -145,15 +146,21 @@ class Database:
         if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
             self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [SCHEMA_VERSION])
         for table, columns in TABLES.items():
-            body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
-            self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
+            self.create_table(table, columns)
 
-    def insert(self, table: str, rows: list[dict[str, Any]]) -> None:
+    def create_table(self, table: str, columns: dict[str, str]) -> None:
+        """A table of ``columns`` (name: pandas type), unless it exists."""
+        body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
+        self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
+
+    def insert(self, table: str, rows: list[dict[str, Any]], types: dict[str, str] | None = None) -> None:
+        """``rows`` into ``table``, whose columns are ``types`` (by default the index's own)."""
         if not rows:
             return
-        columns = list(TABLES[table])
+        types = types if types is not None else TABLES[table]
+        columns = list(types)
         if self.engine == "duckdb":
-            frame = pd.DataFrame(rows, columns=columns).astype(TABLES[table])  # noqa: F841 - read by DuckDB by name
+            frame = pd.DataFrame(rows, columns=columns).astype(types)  # noqa: F841 - read by DuckDB by name
             self.connection.register("incoming", frame)
             self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
             self.connection.unregister("incoming")
@@ -195,9 +202,46 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
     """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
     the files that are new or changed (by content), in order. The database is written as a copy
     renamed into place: a run that fails leaves it as it was."""
+    report = IndexReport()
+    with updated(target) as database:
+        known = dict(database.query("SELECT file, file_key FROM files"))
+        todo = []
+        for name in files:
+            key = _file_key(name)
+            if known.get(name) == key:
+                report.unchanged.append(name)
+                continue
+            (report.replaced if name in known else report.added).append(name)
+            todo.append(name)
+        for name in report.replaced:
+            for table in ("games", "positions", "files"):
+                database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
+        batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
+        for rows in work(todo):
+            if rows.problem:
+                report.problems.append((rows.path, rows.problem, rows.internal))
+            batch["games"] += rows.rows
+            batch["positions"] += rows.positions
+            batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.rows), "problem": rows.problem})
+            report.games += len(rows.rows)
+            report.positions += len(rows.positions)
+            if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
+                _insert(database, batch)
+        _insert(database, batch)
+        _mark_duplicates(database)
+        _summaries(database, dedupe)
+        database.execute("DROP INDEX IF EXISTS positions_by_id")
+        database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
+    return report
+
+
+@contextlib.contextmanager
+def updated(target: str | Path) -> Iterator[Database]:
+    """The index at ``target`` (made when missing), to change through a copy that is renamed
+    into place when the block ends without an exception: a failed run leaves it as it was.
+    Raises ``ValueError`` for a database that is not an index."""
     target = Path(target)
     engine_of(target)
-    report = IndexReport()
     folder = target.parent if str(target.parent) else Path(".")
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
     os.close(handle)
@@ -210,34 +254,7 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             if target.exists() and not database.is_index() and not database.is_empty():
                 raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
             database.create()
-            known = dict(database.query("SELECT file, file_key FROM files"))
-            todo = []
-            for name in files:
-                key = _file_key(name)
-                if known.get(name) == key:
-                    report.unchanged.append(name)
-                    continue
-                (report.replaced if name in known else report.added).append(name)
-                todo.append(name)
-            for name in report.replaced:
-                for table in ("games", "positions", "files"):
-                    database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
-            batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
-            for rows in work(todo):
-                if rows.problem:
-                    report.problems.append((rows.path, rows.problem, rows.internal))
-                batch["games"] += rows.rows
-                batch["positions"] += rows.positions
-                batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.rows), "problem": rows.problem})
-                report.games += len(rows.rows)
-                report.positions += len(rows.positions)
-                if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
-                    _insert(database, batch)
-            _insert(database, batch)
-            _mark_duplicates(database)
-            _summaries(database, dedupe)
-            database.execute("DROP INDEX IF EXISTS positions_by_id")
-            database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
+            yield database
         finally:
             database.close()
         os.replace(temporary, target)
@@ -245,7 +262,6 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
         for leftover in (temporary, temporary + ".wal"):
             if os.path.exists(leftover):
                 os.unlink(leftover)
-    return report
 
 
 def _insert(database: Database, batch: dict[str, list[dict[str, Any]]]) -> None:
@@ -324,7 +340,7 @@ class Wanted:
 
 
 FOUND_COLUMNS = ("file", "line", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
-                 "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length")  # fmt: skip
+                 "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length", "step")  # fmt: skip
 
 
 def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dict[str, Any]]:

@@ -25,13 +25,13 @@ class ClusterError(Exception):
     """The cluster cannot be reached or started."""
 
 
-def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int) -> Iterator[Any]:
-    """The results of ``submit(batch)`` (a future of a list) for each batch of :data:`BATCH`
+def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, batch: int = BATCH) -> Iterator[Any]:
+    """The results of ``submit(batch)`` (a future of a list) for each batch of ``batch``
     files, in file order, with at most ``window`` batches out at once: results never pile up
     faster than they are used (``Executor.map`` submits everything at once)."""
     pending: deque[Any] = deque()
-    for start in range(0, len(files), BATCH):
-        pending.append(submit(files[start : start + BATCH]))
+    for start in range(0, len(files), batch):
+        pending.append(submit(files[start : start + batch]))
         if len(pending) >= window:
             yield from pending.popleft().result()  # the oldest batch first
     while pending:
@@ -44,9 +44,9 @@ def run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
 
 
 def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any, ...], address: str,
-                workers: int = 2) -> Iterator[Any]:  # fmt: skip
+                workers: int = 2, batch: int = BATCH) -> Iterator[Any]:  # fmt: skip
     """``work(file, *arguments)`` for every file on the cluster at ``address`` (``local``: a
-    cluster of ``workers`` processes started here), yielded in file order."""
+    cluster of ``workers`` processes started here), yielded in file order, ``batch`` files a task."""
     distributed = require("distributed")
     cluster = None
     try:
@@ -61,7 +61,7 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
         raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
     try:
         slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
-        yield from in_order(lambda batch: client.submit(run_batch, work, batch, arguments, retries=2, pure=False), files, slots)
+        yield from in_order(lambda files: client.submit(run_batch, work, files, arguments, retries=2, pure=False), files, slots, batch)
     finally:
         client.close()
         if cluster is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from bgrecord.ids import MatchState
 from bgrecord.issues import Issue
@@ -25,6 +25,8 @@ from bgrecord.source import Input
 from bgrecord.validate import replayed
 from bgrecord.words import action_words, game_closing, game_opening, notation, unchecked_words
 from bgrecord.writers import ids_json, step_ogids, step_state
+
+Annotator = Callable[[MatchRecord, GameReplay, list[tuple[int, Step, "StepRecord"]]], None]
 
 ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "setup")
 _AT_THE_END = ("unfinished-game", "match-unfinished", "no-result")  # notices about how a game or match ends
@@ -62,6 +64,7 @@ class StepRecord:
     unit: str = "line"  # what ``line`` counts: a binary file's record, move or ply
     game_over: bool = False  # the game ended with this action
     column: int | None = None  # where the action stands on its line (None in a binary file)
+    analysis: list[dict[str, Any]] | None = None  # the decisions analysed at this step, when an analysis is at hand
 
     @property
     def name(self) -> str:
@@ -82,16 +85,19 @@ class StepRecord:
             "cube": self.cube, "cube_owner": self.cube_owner, "score": list(self.score), "checked": self.checked,
             "issues": [{"severity": i.severity.value, "code": i.code, "message": i.message, "line": i.line, "column": i.column}
                        for i in self.issues],
+            **({"analysis": self.analysis} if self.analysis is not None else {}),
         }  # fmt: skip
 
 
 def step_records(path: str | Path | Input, game: int | None = None, rules: str | None = None,
-                 issues: list[Issue] | None = None, ogids: bool = True) -> Iterator[StepRecord]:
+                 issues: list[Issue] | None = None, ogids: bool = True, annotate: Annotator | None = None) -> Iterator[StepRecord]:
     """The records of every game of the file (or of game number ``game``, 1-based in the
     file), as the file is read and replayed. ``issues``, when given, receives every issue of
     the file (the reader's and the replay's), to judge the whole record by. Without
     ``ogids`` each record's ``ogid`` is None (the JSON lines give OGIDs; text, HTML and the
-    viewer do not, and they cost a sixth of the replay)."""
+    viewer do not, and they cost a sixth of the replay). ``annotate(match, replayed game,
+    [(step number, step, record)...])`` sees each game's checked records before they are
+    given (an analysis fills their ``analysis``); steps are numbered from 1 in the game."""
     number = 0
     seen: list[Issue] = issues if issues is not None else []
     current: MatchRecord | None = None
@@ -113,7 +119,7 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
         # the match's own issues (its header's, all known once its first game is read) are said with that game
         game_issues = [*match.issues, *out.game.issues, *out.issues] if in_match == 1 else [*out.game.issues, *out.issues]
         context = _Game(number, match_number if match_number > 1 else None, in_match, match, out, ruleset.jacoby)
-        yield from context.records(game_issues, ogids)
+        yield from context.records(game_issues, ogids, annotate)
 
 
 class _Game:
@@ -125,10 +131,13 @@ class _Game:
         self.names = (out.game.names[0] or "left", out.game.names[1] or "right")
         self.length = match.length or 0
 
-    def records(self, issues: list[Issue], ogids: bool) -> Iterator[StepRecord]:
+    def records(self, issues: list[Issue], ogids: bool, annotate: Annotator | None = None) -> Iterator[StepRecord]:
         found = step_ogids(self.out, self.length) if ogids else repeat(None)
-        made = [self.checked_record(step, ogid) for step, ogid in zip(self.out.steps, found)
-                if step.kind in ACTIONS and (step.player is not None or step.kind == "setup")]  # fmt: skip
+        checked = [(number, step, self.checked_record(step, ogid)) for number, (step, ogid) in enumerate(zip(self.out.steps, found), 1)
+                   if step.kind in ACTIONS and (step.player is not None or step.kind == "setup")]  # fmt: skip
+        if annotate is not None:
+            annotate(self.match, self.out, checked)
+        made = [record for _, _, record in checked]
         if not self.out.checked:  # the rest of the game as written, from the action the replay stopped at
             actions = self.out.game.actions
             index = {id(action): i for i, action in enumerate(actions)}

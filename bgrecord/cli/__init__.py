@@ -10,6 +10,7 @@ import sys
 import click
 
 from bgrecord import __version__
+from bgrecord.cli.analyzing import analyze
 from bgrecord.cli.board import board, demo
 from bgrecord.cli.check import read, validate
 from bgrecord.cli.common import worker_count
@@ -26,7 +27,7 @@ def main() -> None:
     """Read, re-validate, replay and mine backgammon match records."""
 
 
-for command in (board, convert, demo, find, index, read, replay_command, stats, validate):
+for command in (analyze, board, convert, demo, find, index, read, replay_command, stats, validate):
     main.add_command(command)
 
 

@@ -189,12 +189,15 @@ def _size(name: str) -> int:
 
 
 def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
-              sizes: list[str] | None = None, scheduler: str | None = None) -> Iterator[Any]:
+              sizes: list[str] | None = None, scheduler: str | None = None, progress: tuple[str, int] = ("reading", 50),
+              batch: int | None = None) -> Iterator[Any]:
     """``work(file, *arguments)`` for every file, yielded in file order (whatever the number of
     workers), in ``jobs`` worker processes when more than one (standard input is read here),
     or on the Dask cluster at ``scheduler``; a progress bar on stderr for long runs at a
-    terminal (rich is imported only then). ``sizes``: the file names to size the work by,
-    when ``files`` are not names."""
+    terminal (rich is imported only then): ``progress`` is its label and the number of files
+    from which it is shown. ``sizes``: the file names to size the work by, when ``files`` are
+    not names. ``batch``: files sent to a worker at a time (by default a few: the work of one
+    file is small); 1 where one file is long work."""
     # What is loaded so far (modules, the grammar) lives as long as the process: the collector
     # need not scan it again for every file, and forked workers keep sharing its pages. Reading
     # makes many small records that live as long as their game: a young collection every 700
@@ -208,20 +211,20 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         if scheduler and len(names) != len(files):
             fail("--scheduler reads files, not standard input")
         if scheduler and files:
-            results: Iterable[Any] = _on_cluster(work, files, arguments, scheduler, jobs or _cores())
+            results: Iterable[Any] = _on_cluster(work, files, arguments, scheduler, jobs or _cores(), batch)
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
             from concurrent.futures import ProcessPoolExecutor
 
-            from bgrecord.cluster import in_order, run_batch
+            from bgrecord.cluster import BATCH, in_order, run_batch
 
             pool = executor = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-            results = in_order(lambda batch: executor.submit(run_batch, work, batch, arguments), files, window=4 * jobs)
+            results = in_order(lambda files: executor.submit(run_batch, work, files, arguments), files, 4 * jobs, batch or BATCH)
         else:
             results = (work(source_of(path) if path == STDIN else path, *arguments) for path in files)
-        if len(files) >= 50 and not quiet and sys.stderr.isatty():
+        if len(files) >= progress[1] and not quiet and sys.stderr.isatty():
             from rich.progress import track
 
-            results = track(results, total=len(files), description="reading", transient=True, console=_stderr())
+            results = track(results, total=len(files), description=progress[0], transient=True, console=_stderr())
         yield from results
     finally:
         if pool is not None:
@@ -230,12 +233,13 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         gc.unfreeze()
 
 
-def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int) -> Iterator[Any]:
+def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
+                batch: int | None = None) -> Iterator[Any]:  # fmt: skip
     """:func:`bgrecord.cluster.cluster_map`, its failures one line (exit status 2)."""
-    from bgrecord.cluster import ClusterError, cluster_map
+    from bgrecord.cluster import BATCH, ClusterError, cluster_map
 
     try:
-        yield from cluster_map(work, files, arguments, scheduler, workers)
+        yield from cluster_map(work, files, arguments, scheduler, workers, batch or BATCH)
     except (ClusterError, ImportError) as exc:
         fail(str(exc))
 
