@@ -26,8 +26,10 @@ from bgrecord.issues import Severity, format_issue
 from bgrecord.records import GameRecord, MatchRecord, Tag
 from bgrecord.source import LINE_END, Input
 
-_GAME = r"[ \t]*game[ \t]+[0-9]+[^\n]*"
-_MATCH = r"[ \t]*(?:[0-9]+[ \t]+points?[ \t]+match|match[ \t]+of[ \t]+[0-9]+[ \t]+points?)[^\n]*"
+_GAME = r"[ \t]*game[ \t]+(?:#[ \t]*)?[0-9]+[^\n]*"
+# the grammar's MATCH_LENGTH: "7 point match", "7-point match", "Match of 7 points", "Match to 7"...
+_MATCH = (r"[ \t]*(?:[0-9]+[ \t]*[- \t][ \t]*(?:points?|pts?\.?)[ \t]+match|match[ \t]+(?:of|to)[ \t]+[0-9]+(?:[ \t]+points?)?"
+          r"|match[ \t]+length[ \t]*:?[ \t]*[0-9]+)(?![0-9A-Za-z])[^\n]*")
 _NAMES = r"[ \t]*[^\s:;#()/]+[ \t]+[^\s:;#()/]+[ \t]*"  # a .gam game's first line: two names
 _MAT_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
 _ANY_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)

@@ -36,11 +36,12 @@ ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a 
 _NUMBER = re.compile(r"[0-9]+")
 MAX_ROW = 4096  # characters: no row, result or wrapped line of a game is longer
 _GLUED = re.compile(r"\*[0-9bBoO]")
+_DICE = re.compile(r"(?<![0-9])[0-9][0-9][ \t]*:")  # dice anywhere in a line: it holds a turn
 _WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
 # Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
 _CELL_START = re.compile(
-    r"(?<![^ \t])(?:[0-9][0-9][ \t]*:|(?i:(?:re)?doubles?|takes?|accepts?|drops?|rejects?|pass(?:es)?|refuses?|beavers?"
-    rf"|raccoons?|wins|loses|losses)|{RESIGN_WORDS}|\?{{3,4}})"
+    r"(?<![^ \t])(?:[0-9][0-9][ \t]*:|(?i:(?:re)?doubles?|takes?|accepts?|drops?|rejects?|pass(?:es)?|refuses?|declines?|beavers?"
+    rf"|raccoons?|wins|won|loses|losses)|{RESIGN_WORDS}|\?{{3,4}})"
 )
 
 
@@ -205,7 +206,8 @@ class GameBuilder:
         except UnexpectedInput as exc:
             if not self.cells_alone(text, line, indent):
                 message, column = describe_error(exc, " " * indent + text + "\n")
-                self.unreadable(line, column, text.strip(), message)
+                loose = ROW_START.match(text) is None and _DICE.search(text) is None
+                self.unreadable(line, column, text.strip(), message, loose)
             return
         if isinstance(item, Token):  # a line that only looks like a row
             self.unreadable(line, 1, text.strip(), "not a row")
@@ -249,8 +251,8 @@ class GameBuilder:
         previous.text = joined
         self.issue(Severity.WARNING, "wrapped-line", "a wrapped line: its moves are joined to the roll above", line, column)
 
-    def unreadable(self, line: int, column: int, text: str, message: str) -> None:
-        self.record.actions.append(Unreadable(None, None, line, column, text))
+    def unreadable(self, line: int, column: int, text: str, message: str, loose: bool = False) -> None:
+        self.record.actions.append(Unreadable(None, None, line, column, text, loose))
         self.issue(Severity.ERROR, "unreadable", message, line, column)
 
     def game_line(self, parts: list[Part], line: int) -> None:
