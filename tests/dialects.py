@@ -21,6 +21,7 @@ from typing import Callable, Optional
 
 from bgrecord import read_match
 from bgrecord.records import CubeAction, Result, Roll
+from bgrecord.replay import replay
 from bgrecord.steps import step_records
 
 Move = tuple[int, int, bool]  # source, target, hit: one checker moved by one die
@@ -44,6 +45,35 @@ class Game:
     names: tuple[str, str]
     scores: tuple[int, int]
     cells: list[Cell]
+    line: int = 0  # where render put the score line
+    resigned: bool = False  # the game ended in a resignation (its Wins line says its level)
+
+
+def resigned(game: Game, words: str) -> Game:
+    """``game`` ended half-way by the loser's resignation, at a roll of theirs that had a play,
+    for the same points (when they are 1, 2 or 3 times the cube there); else ``game`` as it is."""
+    result = next((cell for cell in game.cells if cell.kind == "win"), None)
+    if result is None or not result.value:
+        return game
+    loser = 1 - result.player
+    cube, offered, cuts = 1, False, []
+    for index, cell in enumerate(game.cells):
+        if cell.kind in ("double", "beaver", "raccoon"):
+            cube, offered = cell.value or 2 * cube, True
+        elif cell.kind in ("take", "drop"):
+            offered = False
+        elif cell.kind == "roll" and cell.player == loser and cell.moves and not offered and result.value in (cube, 2 * cube, 3 * cube):
+            cuts.append(index)
+    if not cuts:
+        return game
+    at = cuts[len(cuts) // 2]
+    roll = game.cells[at]
+    assert roll.dice is not None
+    text = words.format(dice=f"{roll.dice[0]}{roll.dice[1]}")
+    resign = Cell(loser, "resign", roll.row, roll.dice, value=None)
+    resign.moves = []
+    resign.kind = "resign:" + text
+    return replace(game, cells=[*game.cells[:at], resign, result])
 
 
 @dataclass
@@ -61,6 +91,7 @@ def model(path: Path) -> Match:
         if step.action == "move" and step.played is not None:
             moves = step.played.play.moves
             plays[(step.line, step.column)] = [(m.source, m.target, hit) for m, hit in zip(moves, step.played.hits)]
+    resigned = {out.game.index for out in replay(read_match(path)) if out.result is not None and out.result.ended_by == "resign"}
     games = []
     for game in record.games:
         cells = []
@@ -73,7 +104,7 @@ def model(path: Path) -> Match:
             elif isinstance(action, Result):
                 cells.append(Cell(action.player, action.kind, action.number, value=action.points, match=action.match))
         scores = (game.scores[0] or 0, game.scores[1] or 0)
-        games.append(Game(game.number or len(games) + 1, game.names, scores, cells))
+        games.append(Game(game.number or len(games) + 1, game.names, scores, cells, resigned=game.index in resigned))
     return Match(record.length or 0, [(tag.key, tag.value) for tag in record.tags], games)
 
 
@@ -124,6 +155,7 @@ class Dialect:
     crawford_note: str = ""  # after the game line of the Crawford game
     losses: bool = False  # eXtreme Gammon: the loser's cell says "Losses N point" on the row of the Wins line
     tab_cells: bool = False  # a tab between the row number and the cells, and between the cells
+    resign: Optional[str] = None  # every other game ends in a resignation written so: "{dice}: " (gnubg), "{dice}: ????" (XG), "Resigns"...
     seed: int = 0
 
 
@@ -203,12 +235,15 @@ def cell_text(dialect: Dialect, cell: Cell, cube: int, rng: random.Random) -> st
         word = dialect.win if cell.kind == "win" else "Losses {points} point{s}"
         text = word.format(points=points, s="" if points == 1 else "s")
         return text + (dialect.the_match if cell.match else "")
-    return "Resigns"
+    return cell.kind.partition(":")[2] or "Resigns"
 
 
 def render(match: Match, dialect: Dialect) -> str:
     """The match written in ``dialect``; each cell's ``line`` is set to where it stands."""
     rng = random.Random(dialect.seed)
+    for game in match.games:
+        for cell in game.cells:
+            cell.line = 0  # a cell left out (after a resignation) stands nowhere
     lines: list[str] = list(dialect.head)
     tags = match.tags
     if dialect.tags == "none":
@@ -217,8 +252,10 @@ def render(match: Match, dialect: Dialect) -> str:
         names = dialect.names or match.games[0].names
         tags = [("Site", "eXtreme Gammon"), ("Match ID", "1234"), ("Player 1", names[0]), ("Player 2", names[1]),
                 ("Player 1 Elo", "1600.00/0"), ("Player 2 Elo", "1600.00/0"), ("EventDate", "2024.05.17"), ("EventTime", "16.15"),
-                ("Variation", "Backgammon"), ("Unrated", "Off"), ("Crawford", "On" if match.length else "Off"),
-                ("Jacoby", "Off"), ("Beaver", "Off"), ("CubeLimit", "1024")]  # fmt: skip
+                ("Variation", "Backgammon"), ("Unrated", "Off"), ("Crawford", "On" if match.length else "Off"), ("CubeLimit", "1024")]
+        if match.length:  # in money play the record's own tags (if any) say Jacoby and beavers
+            tags += [("Jacoby", "Off"), ("Beaver", "Off")]
+        tags += [(key, value) for key, value in match.tags if key in ("Jacoby", "Beaver", "Raccoon")]  # fmt: skip
     lines += [f'; [{key} "{value}"]' for key, value in tags]
     if tags:
         lines.append("")
@@ -227,6 +264,9 @@ def render(match: Match, dialect: Dialect) -> str:
     last_index = len(match.games) - 1
     crawford_seen = False
     for index, game in enumerate(match.games):
+        written = game
+        if dialect.resign is not None and index % 2 == 0:
+            game = resigned(game, dialect.resign)
         names = dialect.names or game.names
         crawford = bool(match.length) and not crawford_seen and (match.length - 1 in game.scores) and game.scores[0] != game.scores[1]
         crawford_seen = crawford_seen or crawford
@@ -234,6 +274,7 @@ def render(match: Match, dialect: Dialect) -> str:
         lines += [""] * dialect.blank_after_game_line
         first, second = (dialect.score_cell.format(name=names[i], score=game.scores[i]) for i in (0, 1))
         first = " " + first if dialect.score_column else first
+        game.line = written.line = len(lines) + 1
         lines.append(first + " " * (max(2, dialect.score_column - 1 - len(first)) if dialect.score_column else 3) + second)
         lines += [""] * dialect.blank_after_score
         rows: dict[int, list[Optional[Cell]]] = {}
@@ -266,7 +307,7 @@ def render(match: Match, dialect: Dialect) -> str:
                 if dialect.result_row:
                     last_row += 1
                     number = dialect.row_number.format(number=last_row)
-                    gap = " " * 6 if cell.player == 0 else " " * max(2, dialect.right_column - 1 - len(number))
+                    gap = " " * 6 if cell.player == 0 else " " * max(2, (dialect.right_column or 34) - 1 - len(number))
                     lines.append(number.rstrip() + gap + text)
                     lines.append(dialect.row_number.format(number=last_row + 1).rstrip())
                 elif dialect.losses and cell.kind == "win":  # the loser's cell first, on one line
@@ -349,7 +390,6 @@ DIALECTS: dict[str, Dialect] = {
     "result-indent-xg": replace(GNUBG, result_indent=(3, 39), why="the XG->mat writer: '   Wins' left"),
     "result-rows": replace(GNUBG, result_row=True, row_number="{number:2d}) ", why="Backgammon Studio: the Wins line as a numbered row, then an empty numbered row (held-out)"),
     # --- dice and moves ---
-    "dice-high-first": replace(GNUBG, dice_order="high", why="XG and gnubg's own games write the larger die first"),
     "dice-low-first": replace(GNUBG, dice_order="low", why="Dueller and PlayOK files keep the roll order (held-out, corpus)"),
     "points-numeric": replace(GNUBG, bar="25", off="0", why="Jellyfish, gnubg's .mat: 25 for the bar, 0 for off"),
     "points-xg": replace(GNUBG, bar="Bar", off="Off", why="eXtreme Gammon"),
@@ -366,6 +406,10 @@ DIALECTS: dict[str, Dialect] = {
     "double-no-value": replace(GNUBG, double="Doubles", why="Jellyfish and hand transcriptions write the double without its value"),
     "double-singular": replace(GNUBG, double="Double => {value}", why="corpus: 'Double => 2'"),
     "redoubles": replace(GNUBG, redouble="Redoubles => {value}", why="hand transcriptions write a redouble so"),
+    "comments-semicolon": replace(GNUBG, comments=("; a fine play",), why="gnubg writes ';' comment lines; kept, with a warning"),
+    "rows-tabs": replace(GNUBG, tab_cells=True, why="tabs between the cells: gnubg splits a row at its second colon, whatever the blanks"),
+    "game-line-crawford": replace(GNUBG, crawford_note=" (Crawford)", why="'Game 5 (Crawford)': text after the game number (kept)"),
+    "xg-losses": replace(GNUBG, losses=True, win="Wins {points} point", right_column=39, why="eXtreme Gammon: 'Losses N point' in the loser's cell, then 'Wins' (corpus)"),
     "cube-lower-case": replace(GNUBG, double="doubles => {value}", take="takes", drop="drops", why="corpus: lower-case cube words"),
     "take-accepts": replace(GNUBG, take="Accepts", why="BGBlitz, FIBS 'accepts the double'"),
     "drop-passes": replace(GNUBG, drop="Passes", why="'pass' is the usual word in English (XG's analysis says 'Pass')"),
@@ -374,6 +418,15 @@ DIALECTS: dict[str, Dialect] = {
     "wins-singular": replace(GNUBG, win="Wins {points} point", why="eXtreme Gammon, Galaxy, Studio write 'point' for every N"),
     "wins-lower": replace(GNUBG, win="wins {points} points", why="FIBS: 'wins 2 points'"),
     "and-the-match": replace(GNUBG, match_on_last=True, why="XG, Galaxy, DailyGammon write 'and the match' on the deciding game"),
+    # --- resignations (every other game ends in one) ---
+    "resign-gnubg": replace(GNUBG, resign="{dice}: ", why="gnubg export.c: rolled, then resigned, is the bare dice (MOVE_SETDICE)"),
+    "resign-xg": replace(GNUBG, resign="{dice}: ????", why="eXtreme Gammon: '31: ????' (gnubg import.c:644)"),
+    "resign-resigns": replace(GNUBG, resign="Resigns", why="bgsage, GammonView"),
+    "resign-concedes": replace(GNUBG, resign="Concedes", why="Backgammon Studio (issue 20)"),
+    "resign-dice-concedes": replace(GNUBG, resign="{dice}: concedes", why="Backgammon Studio (issue 20)"),
+    "resign-placeholder": replace(GNUBG, resign="00: ????", why="Backgammon Studio's placeholder (issue 20)"),
+    "resign-bare-placeholder": replace(GNUBG, resign="????", why="Backgammon Studio's placeholder (issue 20)"),
+    "resign-game": replace(GNUBG, resign="Resigned Game", why="OpenGammon"),
     # --- whole producers ---
     "xg": replace(GNUBG, tags="xg", newline="\r\n", bom=True, match_line=" {length} point match", row_number="{number:3d}) ",
                   match_on_last=True, dice_order="high", why="eXtreme Gammon desktop, as a whole", **_XG_BODY),  # type: ignore[arg-type]
@@ -384,44 +437,36 @@ DIALECTS: dict[str, Dialect] = {
                             dice_order="high", why="the XG->mat writer found by search (matWriter.js)"),
 }
 
-# Variations looked at and not (yet) in DIALECTS: each either found a limitation (fixed, and then
-# moved up) or is not legitimate (docs/formats.md says why).
-CANDIDATES: dict[str, Dialect] = {
-    "match-line-hyphen": replace(GNUBG, match_line=" {length}-point match"),
-    "match-line-to": replace(GNUBG, match_line="Match to {length}"),
-    "match-line-pt": replace(GNUBG, match_line=" {length} pt match"),
-    "match-line-length": replace(GNUBG, match_line="Match length: {length}"),
-    "money-play": replace(GNUBG, money_line="Money play"),
-    "game-line-hash": replace(GNUBG, game_line=" Game #{number}"),
-    "game-line-lower": replace(GNUBG, game_line=" game {number}"),
-    "game-line-crawford": replace(GNUBG, crawford_note=" (Crawford)"),
-    "game-line-crawford-xg": replace(GNUBG, crawford_note=" Crawford"),
-    "rows-dot": replace(GNUBG, row_number="{number:3d}. "),
-    "rows-tabs": replace(GNUBG, tab_cells=True),
-    "dance-no-move": replace(GNUBG, dance="No move"),
-    "dance-dashes": replace(GNUBG, dance="--"),
-    "dance-dances": replace(GNUBG, dance="Dances"),
-    "dance-cannot-move-lower": replace(GNUBG, dance="cannot move"),
-    "dance-can-not": replace(GNUBG, dance="Can not move"),
-    "double-to": replace(GNUBG, double="Doubles to {value}"),
-    "double-arrow": replace(GNUBG, double="Doubles -> {value}"),
-    "double-tight": replace(GNUBG, double="Doubles=>{value}"),
-    "double-bare-value": replace(GNUBG, double="Doubles {value}"),
-    "redoubles-to": replace(GNUBG, redouble="Redoubles to {value}"),
-    "take-singular": replace(GNUBG, take="Take"),
-    "drop-pass": replace(GNUBG, drop="Pass"),
-    "drop-declines": replace(GNUBG, drop="Declines"),
-    "beaver-bare": replace(GNUBG, beaver="Beavers"),
-    "wins-pts": replace(GNUBG, win="Wins {points} pts"),
-    "wins-bare": replace(GNUBG, win="Wins {points}"),
-    "won": replace(GNUBG, win="Won {points} point{s}"),
-    "hit-x": replace(GNUBG, hit_mark="x"),
-    "annotations": replace(GNUBG, annotations=("?", "!", "??", "?!", "!!", " ?", " !")),
-    "comments-semicolon": replace(GNUBG, comments=("; a fine play",)),
-    "comments-braces": replace(GNUBG, comments=("{the cube was late}",)),
-    "comments-brackets": replace(GNUBG, comments=("[the cube was late]",)),
-    "comments-hash": replace(GNUBG, comments=("# kibitz: a fine play",)),
-    "xg-losses": replace(GNUBG, losses=True, win="Wins {points} point", right_column=39),
+# Classes the second pass of issue 20 found bgrecord did not accept, now read (each also in DIALECTS).
+FOUND: dict[str, Dialect] = {
+    "match-line-hyphen": replace(GNUBG, match_line=" {length}-point match", why="real archives write '; 5-point match' comments (corpus)"),
+    "match-line-to": replace(GNUBG, match_line="Match to {length}", why="plain English, no other reading"),
+    "match-line-pt": replace(GNUBG, match_line=" {length} pt match", why="plain English abbreviation, no other reading"),
+    "match-line-length": replace(GNUBG, match_line="Match length: {length}", why="plain English, no other reading"),
+    "game-line-hash": replace(GNUBG, game_line=" Game #{number}", why="gnubg starts a game at any line holding 'Game ' (import.c GetMatLine/g_strrstr)"),
+    "dance-no-move": replace(GNUBG, dance="No move", why="a dance in words; gnubg takes any dice without a play it can read as no play"),
+    "dance-dashes": replace(GNUBG, dance="--", why="'-' for no move (Jellyfish format notes found by search)"),
+    "dance-dances": replace(GNUBG, dance="Dances", why="'Dances' for no move (Jellyfish format notes found by search)"),
+    "dance-can-not": replace(GNUBG, dance="Can not move", why="a dance in words"),
+    "double-to": replace(GNUBG, double="Doubles to {value}", why="hand transcriptions: the cube's value in words"),
+    "double-arrow": replace(GNUBG, double="Doubles -> {value}", why="an ASCII arrow for '=>'"),
+    "double-bare-value": replace(GNUBG, double="Doubles {value}", why="the value without an arrow"),
+    "redoubles-to": replace(GNUBG, redouble="Redoubles to {value}", why="hand transcriptions"),
+    "drop-declines": replace(GNUBG, drop="Declines", why="'declines the double': English for a drop"),
+    "wins-pts": replace(GNUBG, win="Wins {points} pts", why="gnubg reads any line starting 'win' (import.c:829)"),
+    "wins-bare": replace(GNUBG, win="Wins {points}", why="gnubg reads any line starting 'win' (import.c:829)"),
+    "won": replace(GNUBG, win="Won {points} point{s}", why="the past tense, no other reading"),
+    "annotations": replace(GNUBG, annotations=("?", "!", "??", "?!", "!!", " ?", " !"), why="annotators' marks after a play (backgammon books, annotated records)"),
+    "comments-braces": replace(GNUBG, comments=("{the cube was late}",), why="a note between turns that reads as nothing (item 3: kept as a comment)"),
+    "comments-brackets": replace(GNUBG, comments=("[the cube was late]",), why="a note between turns that reads as nothing (item 3)"),
+    "footer-text": replace(GNUBG, comments=("Exported by SomeProgram 2.1, www.example.org",), why="a producer's line between or after the turns"),
+}
+DIALECTS.update(FOUND)
+
+# Looked at and not accepted: no producer writes them, and gnubg's reader refuses them (docs/formats.md).
+REFUSED: dict[str, Dialect] = {
+    "hit-x": replace(GNUBG, hit_mark="x", why="no producer found; gnubg's ParseMove refuses any letter but b, o"),
+    "rows-dot": replace(GNUBG, row_number="{number:3d}. ", why="no producer found; gnubg finds a row's cells after ')'"),
 }
 
 Transform = Callable[[Dialect], Dialect]
@@ -432,16 +477,19 @@ def mixed(seed: int) -> Dialect:
     rng = random.Random(seed)
     pick = {name: rng.choice(values) for name, values in {
         "newline": ["\n", "\r\n"], "bom": [False, True], "tags": ["keep", "none", "xg"],
-        "match_line": [" {length} point match", "{length} point match", " {length} Point Match"],
+        "match_line": [" {length} point match", "{length} point match", " {length} Point Match", " {length}-point match", "Match to {length}"],
         "money_line": [" 0 point match", "Money session", "Unlimited game"],
-        "game_line": [" Game {number}", "Game {number}"],
+        "game_line": [" Game {number}", "Game {number}", " Game #{number}"],
         "score_cell": ["{name} : {score}", "{name}: {score}"], "score_column": [33, 42, 0],
         "row_number": ["{number:3d}) ", "{number:2d}) ", "{number}) "], "right_column": [34, 39, 42, 0],
         "trailing": ["", " "], "dice_order": ["written", "high", "low"], "bar": ["bar", "25", "Bar", "b"], "off": ["off", "0", "Off"],
         "hits": [True, False], "repeats": [False, True], "chains": ["none", "chain", "join"], "order": ["high", "random"],
-        "dance": ["", "Cannot Move", "Can't move"], "double": ["Doubles => {value}", "Doubles", "doubles => {value}"],
-        "take": ["Takes", "Accepts", "takes"], "drop": ["Drops", "Passes", "Rejects", "drops"],
-        "win": ["Wins {points} point{s}", "Wins {points} point", "wins {points} points"], "match_on_last": [False, True],
+        "dance": ["", "Cannot Move", "Can't move", "No move", "--"],
+        "double": ["Doubles => {value}", "Doubles", "doubles => {value}", "Doubles to {value}"],
+        "take": ["Takes", "Accepts", "takes"], "drop": ["Drops", "Passes", "Rejects", "drops", "Declines"],
+        "win": ["Wins {points} point{s}", "Wins {points} point", "wins {points} points", "Wins {points}"], "match_on_last": [False, True],
         "result_row": [False, True], "blank_between_games": [0, 1, 2],
+        "resign": [None, None, "{dice}: ", "{dice}: ????", "Resigns", "Concedes", "00: ????"],
+        "annotations": [(), ("?", "!")], "comments": [(), ("; kibitz",), ("{a note}",)],
     }.items()}  # fmt: skip
     return replace(GNUBG, seed=seed, why=f"mixed {seed}", **pick)

@@ -36,7 +36,8 @@ ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a 
 _NUMBER = re.compile(r"[0-9]+")
 MAX_ROW = 4096  # characters: no row, result or wrapped line of a game is longer
 _GLUED = re.compile(r"\*[0-9bBoO]")
-_DICE = re.compile(r"(?<![0-9])[0-9][0-9][ \t]*:")  # dice anywhere in a line: it holds a turn
+# dice or a move anywhere in a line: it may hold a turn
+_TURN = re.compile(r"(?<![0-9])[0-9][0-9][ \t]*:|(?:[0-9]|(?i:bar))[ \t]*/[ \t]*(?:[0-9]|(?i:off))")
 _WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
 # Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
 _CELL_START = re.compile(
@@ -206,7 +207,7 @@ class GameBuilder:
         except UnexpectedInput as exc:
             if not self.cells_alone(text, line, indent):
                 message, column = describe_error(exc, " " * indent + text + "\n")
-                loose = ROW_START.match(text) is None and _DICE.search(text) is None
+                loose = ROW_START.match(text) is None and _TURN.search(text) is None
                 self.unreadable(line, column, text.strip(), message, loose)
             return
         if isinstance(item, Token):  # a line that only looks like a row

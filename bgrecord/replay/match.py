@@ -243,7 +243,9 @@ class MatchReplayer:
         claimed = _claimed(out)
         by_claim = (keys[claimed[0]], claimed[1]) if claimed is not None else None
         by_replay = (keys[out.result.winner], out.result.points) if out.result is not None and out.checked else by_claim
-        if by_replay is None:  # a game without an end (the record stops): the next score line says where the match stands
+        if by_replay is None or any(issue.code == "resign-points" for issue in out.issues):
+            # a game without an end (the record stops), or a resignation whose claimed points are no
+            # resignation's: the next score line says where the match stands
             self.after = self.claimed_after = self.counted_after = None
             return
         self.after = self.add(out, by_replay)
