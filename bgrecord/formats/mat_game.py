@@ -281,6 +281,11 @@ class GameBuilder:
             columns.append(column + len(text) - len(text.rpartition(":")[2].lstrip()))
             name, _, written = text.rpartition(":")
             name = name.strip()
+            if names and name.startswith("(") and ")" in name:  # "Alice : 1 (1612)   Bob : 0": a note after the first score
+                note, _, name = name[1:].partition(")")
+                name = name.strip()
+                if note.strip().isdigit() and not ratings[0]:
+                    ratings[0] = number(note.strip())
             before, comma, after = name.rpartition(",")
             rating = number(after) if comma else None
             if rating:  # GridGammon's "name,1712"
@@ -301,6 +306,10 @@ class GameBuilder:
         record.score_columns = (columns[0], columns[1])
         for part_kind, text, column in parts:
             if part_kind == "TEXT":
+                after = text.strip()
+                if after.startswith("(") and after.endswith(")") and after[1:-1].strip().isdigit() and record.ratings[1] is None:
+                    record.ratings = (record.ratings[0], number(after[1:-1].strip()))  # "Bob : 0 (1580)": his rating
+                    continue
                 self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {text.strip()!r}", line, column)
 
 
