@@ -354,6 +354,7 @@ DIALECTS: dict[str, Dialect] = {
     "cr": replace(GNUBG, newline="\r", why="old Mac programs end lines with CR alone"),
     "bom": replace(GNUBG, bom=True, why="XG's UTF-8 byte-order mark (gnubg import.c: 'UTF junk at the start of XG mat files')"),
     "cp1252-names": replace(GNUBG, encoding="cp1252", names=("Jürgen Müller", "José Çelik"), why="Windows programs write names in the ANSI code page"),
+    "utf-16": replace(GNUBG, encoding="utf-16", names=("Jürgen Müller", "望月正行"), why="Windows programs may save text as UTF-16 with its byte-order mark"),
     "trailing-spaces": replace(GNUBG, trailing="   ", why="gnubg writes bare dice with a trailing space; Studio pads its lines"),
     "no-blank-lines": replace(GNUBG, blank_between_games=0, why="gnubg's reader skips blank lines (GetMatLine): none are needed"),
     "many-blank-lines": replace(GNUBG, blank_between_games=3, blank_after_score=1, blank_after_game_line=1, why="Studio writes 2-3 blank lines; gnubg skips them"),
@@ -401,6 +402,7 @@ DIALECTS: dict[str, Dialect] = {
     "joined": replace(GNUBG, chains="join", why="eXtreme Gammon, Galaxy: 24/14 for one checker moved by both dice"),
     "moves-random-order": replace(GNUBG, order="random", why="hand transcriptions: the order of the moves is free"),
     "moves-commas": replace(GNUBG, separator=", ", why="commas between moves (hand transcriptions)"),
+    "moves-commas-glued": replace(GNUBG, separator=",", why="gnubg's ParseMove ignores ',': '24/18,13/11' reads"),
     # --- cube and result words ---
     "dance-cannot-move": replace(GNUBG, dance="Cannot Move", why="eXtreme Gammon, Studio (gnubg import.c reads it)"),
     "dance-cant-move": replace(GNUBG, dance="Can't move", why="FIBS clients"),
@@ -461,6 +463,8 @@ FOUND: dict[str, Dialect] = {
     "comments-braces": replace(GNUBG, comments=("{the cube was late}",), why="a note between turns that reads as nothing (item 3: kept as a comment)"),
     "comments-brackets": replace(GNUBG, comments=("[the cube was late]",), why="a note between turns that reads as nothing (item 3)"),
     "footer-text": replace(GNUBG, comments=("Exported by SomeProgram 2.1, www.example.org",), why="a producer's line between or after the turns"),
+    "notes-times-dates": replace(GNUBG, comments=("Time: 12:34:56", "{played 2024/05/17 at 20:15}", "Alice wins the toss"),
+                                 why="notes with a time, a date, words of a result: no dice, no move"),
 }
 DIALECTS.update(FOUND)
 

@@ -37,7 +37,8 @@ _NUMBER = re.compile(r"[0-9]+")
 MAX_ROW = 4096  # characters: no row, result or wrapped line of a game is longer
 _GLUED = re.compile(r"\*[0-9bBoO]")
 # dice or a move anywhere in a line: it may hold a turn
-_TURN = re.compile(r"(?<![0-9])[0-9][0-9][ \t]*:|(?:[0-9]|(?i:bar))[ \t]*/[ \t]*(?:[0-9]|(?i:off))")
+# (not a time "12:30" nor a date "2024/05/17")
+_TURN = re.compile(r"(?<![0-9])[0-6][0-6][ \t]*:(?![0-9])|(?<![0-9/])(?:[0-9]{1,2}|(?i:bar))[ \t]*/[ \t]*(?:[0-9]{1,2}|(?i:off))(?![0-9/])")
 _WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
 # Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
 _CELL_START = re.compile(
