@@ -187,7 +187,8 @@ def test_a_defect_is_told_once_at_its_line_in_every_dialect(name: str, tmp_path:
     dialect = DIALECTS[name] if name in DIALECTS else mixed(int(name[5:]))
     rng = random.Random(name)
     tried, missed = 0, []
-    for stem, clean in some_models(RECALL.index(name), 4):
+    every, at = models(), RECALL.index(name)
+    for stem, clean in (every[at % 3], every[3 + at % (len(every) - 3)]):  # a sample and a match, taken in turn
         for defect, mutate in MUTATORS.items():
             if defect in BLIND and BLIND[defect](dialect):
                 continue
@@ -211,5 +212,5 @@ def test_a_defect_is_told_once_at_its_line_in_every_dialect(name: str, tmp_path:
             in_game = [issue.line for issue in found if issue.game in (index + 1, index + 2) and issue.line in lines]
             if len(in_game) != 1 or len([issue for issue in found if issue.game == index + 1]) > 1:
                 missed.append(f"{defect} in {stem} (game {index + 1}, line {line}): {[str(issue) for issue in found]}")
-    assert tried >= 15
+    assert tried >= 5  # the test is not vacuous
     assert not missed, "\n".join(missed)
