@@ -124,16 +124,16 @@ def missing_turn(match: Match, rng: random.Random) -> Optional[Injected]:
             after = game.cells[k + 1] if k + 1 < len(game.cells) else None
             if game.cells[k].moves and after is not None and after.kind == "roll" and after.player != game.cells[k].player:
                 found.append((index, k))
-    if not found:
-        return None
-    index, k = rng.choice(found)
-    cells_ = match.games[index].cells
-    del cells_[k]
-    return index, cells_[k]
+    return left_out(match, found, rng)
 
 
 def take_without_double(match: Match, rng: random.Random) -> Optional[Injected]:
     found = [(i, k) for i, g in enumerate(match.games) for k, c in enumerate(g.cells[:-1]) if c.kind == "double" and g.cells[k + 1].kind == "take"]
+    return left_out(match, found, rng)
+
+
+def left_out(match: Match, found: list[tuple[int, int]], rng: random.Random) -> Optional[Injected]:
+    """One of the cells ``found`` (game, index) left out; the error stands at the cell after it."""
     if not found:
         return None
     index, k = rng.choice(found)
