@@ -155,6 +155,7 @@ class Dialect:
     crawford_note: str = ""  # after the game line of the Crawford game
     losses: bool = False  # eXtreme Gammon: the loser's cell says "Losses N point" on the row of the Wins line
     tab_cells: bool = False  # a tab between the row number and the cells, and between the cells
+    money_net: bool = False  # a money session's score lines give each player's running net (the loser's goes down)
     resign: Optional[str] = None  # every other game ends in a resignation written so: "{dice}: " (gnubg), "{dice}: ????" (XG), "Resigns"...
     seed: int = 0
 
@@ -263,6 +264,7 @@ def render(match: Match, dialect: Dialect) -> str:
     lines.append("")
     last_index = len(match.games) - 1
     crawford_seen = False
+    net = [0, 0]
     for index, game in enumerate(match.games):
         written = game
         if dialect.resign is not None and index % 2 == 0:
@@ -272,7 +274,12 @@ def render(match: Match, dialect: Dialect) -> str:
         crawford_seen = crawford_seen or crawford
         lines.append(dialect.game_line.format(number=game.number) + (dialect.crawford_note if crawford else ""))
         lines += [""] * dialect.blank_after_game_line
-        first, second = (dialect.score_cell.format(name=names[i], score=game.scores[i]) for i in (0, 1))
+        scores = tuple(net) if dialect.money_net and not match.length else game.scores
+        first, second = (dialect.score_cell.format(name=names[i], score=scores[i]) for i in (0, 1))
+        won = next((cell for cell in game.cells if cell.kind == "win" and cell.value), None)
+        if won is not None:
+            net[won.player] += won.value or 0
+            net[1 - won.player] -= won.value or 0
         first = " " + first if dialect.score_column else first
         game.line = written.line = len(lines) + 1
         lines.append(first + " " * (max(2, dialect.score_column - 1 - len(first)) if dialect.score_column else 3) + second)
@@ -369,6 +376,7 @@ DIALECTS: dict[str, Dialect] = {
     "money-words": replace(GNUBG, money_line="Money session", why="issue 20 §3 (Backgammon Studio)"),
     "money-unlimited": replace(GNUBG, money_line="Unlimited game", why="the XG->mat writer found by search (matWriter.js) writes 'Unlimited game' for money"),
     "money-game": replace(GNUBG, money_line=" money game", why="GammonView's writer"),
+    "money-net": replace(GNUBG, money_net=True, why="a money session's running net in the score lines ('Bob : -3'): gnubg's reader takes any integer (atoi)"),
     # --- game lines and score lines ---
     "game-line-no-space": replace(GNUBG, game_line="Game {number}", why="the XG->mat writer, hand transcriptions"),
     "game-line-upper": replace(GNUBG, game_line=" GAME {number}", why="hand transcriptions; gnubg finds 'Game ' anywhere in a line (case matters to it)"),

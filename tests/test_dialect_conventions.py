@@ -143,3 +143,15 @@ def test_a_wrong_value_in_losses_and_wins_is_one_error() -> None:
     bob_wins = HEAD + "  2) 64: 24/18 13/9                Doubles => 2\n  3)  Drops\n      Losses {n} point                Wins {n} point\n"
     assert errors(bob_wins.format(n=1)) == []
     assert errors(bob_wins.format(n=2)) == [("result-points", 8)]
+
+
+MONEY = (" 0 point match\n\n Game 1\n Alice : 0                      Bob : 0\n" + "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+         + DOUBLE + "\n Game 2\n Alice : {a}                      Bob : {b}\n  1) 31: 8/5 6/5\n")  # fmt: skip
+
+
+def test_a_money_sessions_running_net_may_be_negative() -> None:
+    assert errors(MONEY.format(a=1, b=-1)) == []  # the net: Alice won 1, Bob lost 1
+    assert errors(MONEY.format(a=1, b=0)) == []  # the totals won, as gnubg writes them
+    assert errors(MONEY.format(a=1, b=-2)) == [("header-score", 10)]
+    match_play = MONEY.replace(" 0 point match", " 5 point match").format(a=1, b=-1)
+    assert errors(match_play) == [("header-score", 10)]  # a match score is never negative

@@ -291,7 +291,10 @@ class GameBuilder:
             rating = number(after) if comma else None
             if rating:  # GridGammon's "name,1712"
                 name = before.strip()
-            score = number(written)
+            negative = written.strip().startswith("-")  # a money session's net total
+            score = number(written.strip().lstrip("-"))
+            if negative and score is not None:
+                score = -score
             if score is None:
                 self.issue(Severity.ERROR, "score-line", too_large(written.strip()), line, columns[-1])
             names.append(name)
