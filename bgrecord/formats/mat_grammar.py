@@ -26,9 +26,11 @@ _NUMBER = re.compile(r"[0-9]+")
 # the words that give a game up, as the grammar's _GIVES_UP spells them
 RESIGN_WORDS = r"(?i:resign(?:s|ed)?|concede[sd]?|gives?[ \t]+up|gave[ \t]+up|forfeit(?:s|ed)?|surrender(?:s|ed)?|quits?)(?![A-Za-z])"
 _GIVES_UP = re.compile(RESIGN_WORDS)
-_NOTE = re.compile(rf"(?i)cannot|can't|\?|illegal|{RESIGN_WORDS}")
+# what may follow a roll's moves: a dance in words, "???", a set-up or a resignation word (an
+# annotator's "?" or "!" is decoration, not a note)
+_NOTE = re.compile(rf"(?i)cannot|can't|can[ \t]+not|no[ \t]+(?:legal[ \t]+)?(?:move|play)|dances?(?![A-Za-z])|--?(?![-0-9A-Za-z/])|\?{{3}}|illegal|{RESIGN_WORDS}")
 _STANDARD_RESIGN = re.compile(r"(?i)resign")  # the words every reader knows: no notice
-_WORD = re.compile(r"(?:[^ \t,*]|\*(?![0-9bBoO]))+\*?")  # a move; a hit mark may be glued to the next
+_WORD = re.compile(r"(?:[^ \t,*?!]|\*(?![0-9bBoO]))+\*?")  # a move; a hit mark may be glued to the next; no annotation
 
 Part = tuple[str, str, int]
 """A labelled piece of a line: (terminal name, text, column)."""

@@ -49,6 +49,7 @@ class MatchReplayer:
         # the score by the count: the last score line found right, plus the results since (a
         # score line with a typo is one error, and the line after it, right again, none)
         self.counted_after: dict[str, int] | None = None
+        self.net_after: dict[str, int] | None = None  # money play: the running net (the loser's total goes down)
         self.counted_before: tuple[int, int] | None = None  # the count before the game, where its score line is wrong
         self.previous: GameRecord | None = None
         self.held: GameReplay | None = None
@@ -208,14 +209,15 @@ class MatchReplayer:
         expected = self.expected(game)
         claimed = self.expected(game, self.claimed_after)
         counted = self.expected(game, self.counted_after) if self.counted_after is not None else None
-        if expected is None or tuple(written) in (expected, claimed, counted) or self.gap(game):
+        net = self.expected(game, self.net_after) if self.net_after is not None else None
+        if expected is None or tuple(written) in (expected, claimed, counted, net) or self.gap(game):
             return  # a score line that follows the record's own (wrong) result, or its wrong line before, repeats that one error
         self.counted_before = counted or expected
         side = 0 if written[0] != expected[0] else 1
         names = game.names
         self.issue(out, Severity.ERROR, "score", "header-score",
                    f"the score before this game is {names[0] or 'left'} {expected[0]}, {names[1] or 'right'} {expected[1]}"
-                   f" (the game before and its result), not {written[0]}-{written[1]}; the record's score is carried on",
+                   f" (the game before and its result), not {written[0]}{', ' if '-' in str(written[1]) else '-'}{written[1]}; the record's score is carried on",
                    line, game.score_columns[side])  # fmt: skip
 
     def gap(self, game: GameRecord) -> bool:
@@ -243,12 +245,19 @@ class MatchReplayer:
         claimed = _claimed(out)
         by_claim = (keys[claimed[0]], claimed[1]) if claimed is not None else None
         by_replay = (keys[out.result.winner], out.result.points) if out.result is not None and out.checked else by_claim
-        if by_replay is None:  # a game without an end (the record stops): the next score line says where the match stands
-            self.after = self.claimed_after = self.counted_after = None
+        if by_replay is None or any(issue.code == "resign-points" for issue in out.issues):
+            # a game without an end (the record stops), or a resignation whose claimed points are no
+            # resignation's: the next score line says where the match stands
+            self.after = self.claimed_after = self.counted_after = self.net_after = None
             return
         self.after = self.add(out, by_replay)
         self.claimed_after = self.add(out, by_claim or by_replay)
         self.counted_after = self.add(out, by_replay, self.counted_before)
+        if not self.length:
+            self.net_after = self.add(out, by_replay)
+            loser = next(key for key in keys if key != by_replay[0]) if by_replay[0] in keys and keys[0] != keys[1] else None
+            if loser is not None:
+                self.net_after[loser] -= by_replay[1]
         self.counted_before = None
         if self.length:
             self.match_over = max(self.after.values()) >= self.length and max(self.claimed_after.values()) >= self.length

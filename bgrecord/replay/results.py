@@ -146,6 +146,7 @@ class Claims:
             last = game.game.actions[-1] if game.game.actions else None
             game.issue(Severity.WARNING, "result", "no-result-line", f"no 'Wins' line; {game.name(result.winner)} wins {result.points}", last)
         needed = game.needed(result.winner)
+        told: set[tuple[int, int | None]] = set()  # eXtreme Gammon's "Losses 3 point   Wins 3 point": one wrong value, told once
         for claim in self.lines:
             if claim.kind == "win" and claim.match and needed is not None and claim.player == result.winner and result.points < needed:
                 game.issue(Severity.WARNING, "result", "match-not-won",
@@ -161,7 +162,8 @@ class Claims:
             elif game.jacoby_unknown(result) and claim.points in (game.cube.value, result.kind * game.cube.value):
                 on = claim.points == game.cube.value
                 game.infer("jacoby", f"a {KINDS[result.kind]} with the cube unturned counted {claim.points}: the session is read as played {'with' if on else 'without'} the Jacoby rule", claim)
-            elif claim.points not in self.fair(result.points, needed):
+            elif claim.points not in self.fair(result.points, needed) and (claim.line, claim.points) not in told:
+                told.add((claim.line, claim.points))
                 self.wrong_points(result, claim)
 
     def wrong_points(self, result: GameResult, claim: Result) -> None:
