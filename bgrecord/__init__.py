@@ -16,7 +16,7 @@ from bgrecord.position import (
     Position,
     Variant,
 )
-from bgrecord.reader import iter_games, iter_matches, read_match
+from bgrecord.reader import iter_games, iter_matches, read_match, read_match_text
 from bgrecord.records import (
     Action,
     Comment,
@@ -50,6 +50,7 @@ __all__ = [
     "iter_games",
     "iter_matches",
     "read_match",
+    "read_match_text",
     "BAR",
     "OFF",
     "XGID",

@@ -102,7 +102,7 @@ def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
     keys = {row["match"]: row["match_key"] for row in found.rows}
     for row in positions:
         row["file"], row["match_key"] = found.path, keys.get(row["match"])
-    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, positions)
+    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, found.empty, positions)
 
 
 # --- the database ---
@@ -187,6 +187,8 @@ class IndexReport:
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     problems: list[tuple[str, str, bool]] = field(default_factory=list)  # (file, why, bgrecord's own failure)
+    empty: list[tuple[str, str]] = field(default_factory=list)  # (file, why): read, but no games
+    retried: list[str] = field(default_factory=list)  # files that gave no games before, read again
     games: int = 0
     positions: int = 0
 
@@ -217,18 +219,23 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
                 if known.get(name) == key:
                     report.unchanged.append(name)
                     continue
-                (report.replaced if name in known else report.added).append(name)
+                before = known.get(name, "")
+                (report.added if name not in known else report.retried if before is None else report.replaced).append(name)
                 todo.append(name)
-            for name in report.replaced:
+            for name in report.replaced + report.retried:
                 for table in ("games", "positions", "files"):
                     database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
             batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
             for rows in work(todo):
-                if rows.problem:
+                if rows.empty:
+                    report.empty.append((rows.path, rows.problem or ""))
+                elif rows.problem:
                     report.problems.append((rows.path, rows.problem, rows.internal))
                 batch["games"] += rows.rows
                 batch["positions"] += rows.positions
-                batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.rows), "problem": rows.problem})
+                # a file that gave no games is not done: without its key, the next run reads it again
+                done = rows.file_key if rows.rows else None
+                batch["files"].append({"file": rows.path, "file_key": done, "games": len(rows.rows), "problem": rows.problem})
                 report.games += len(rows.rows)
                 report.positions += len(rows.positions)
                 if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
@@ -280,7 +287,7 @@ def _summaries(database: Database, dedupe: bool) -> None:
             tables.add_row(row)
     database.replace_table("players", tables.players())
     database.replace_table("matches", tables.matches())
-    database.replace_table("dice", tables.dice())
+    database.replace_table("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
 
 
 # --- finding a position ---

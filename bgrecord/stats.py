@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Iterator
 import pandas as pd
 
 from bgrecord.extras import require
-from bgrecord.issues import Severity
+from bgrecord.issues import Issue, Severity
 from bgrecord.reader import match_files
 from bgrecord.records import MatchRecord, Result
 from bgrecord.replay import GameReplay
@@ -94,6 +94,7 @@ class Duplicates:
 
     def __init__(self) -> None:
         self.first: dict[str, str] = {}
+        self.copies = 0  # rows marked so far: games of a match seen before
 
     def mark(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for row in rows:
@@ -103,6 +104,7 @@ class Duplicates:
             here = f"{row['file']}#{row['match']}"
             original = self.first.setdefault(key, here)
             row["duplicate_of"] = original if original != here else None
+            self.copies += original != here
         return rows
 
 
@@ -112,6 +114,12 @@ def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable
     replayed game by game). ``duplicate_of`` is for :class:`Duplicates` to fill, across files.
     ``each(match_number, match, replayed_game)`` sees every game as it is replayed;
     ``file_key``: the file's :func:`content_key`, when the caller has it already."""
+    return _game_rows(path, rules, each, file_key, [])
+
+
+def _game_rows(path: str | Path | Input, rules: str | None, each: Callable[[int, MatchRecord, GameReplay], None] | None,
+               file_key: str | None, notes: list[Issue]) -> list[dict[str, Any]]:  # fmt: skip
+    """:func:`game_rows`, the issues of the file's matches (not of their games) put in ``notes``."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
     name = source.name or "<stdin>"
     file_key = file_key if file_key is not None else content_key(source)
@@ -128,6 +136,8 @@ def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable
             if each is not None:
                 each(number, match, out)
             rows.append(_row(name, file_key, number, match.length, match.variant, out, reader))
+        elif game is None:
+            notes.extend(match.issues)
     for row in rows:
         row["match_key"] = keys.key(row["match"])
     return rows
@@ -135,26 +145,45 @@ def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable
 
 @dataclass(slots=True)
 class FileRows:
-    """The rows of a file, or why there are none (an I/O failure, or bgrecord's own)."""
+    """The rows of a file, or why there are none: ``problem`` says why; ``empty`` when the
+    file was read and holds no game (not a match record, an empty match...), else it could
+    not be read (I/O), or bgrecord failed on it (``internal``)."""
 
     path: str
     rows: list[dict[str, Any]]
     problem: str | None = None
     internal: bool = False
     file_key: str = ""  # the file's content_key ("" when it could not be read)
+    empty: bool = False
 
 
 def file_rows(path: str | Path | Input, rules: str | None = None,
               each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
-    """:func:`game_rows` (``each`` as there), with a failure on one file reported, never raised."""
+    """:func:`game_rows` (``each`` as there), with a failure on one file reported, never
+    raised, and a file that gives no rows said why."""
     name = (path.name if isinstance(path, Input) else str(path)) or "<stdin>"
     try:
         source = path if isinstance(path, Input) else Input.of(Path(path))
         key = content_key(source)
-        return guarded(name, lambda: FileRows(name, game_rows(source, rules, each, key), file_key=key),
-                       lambda issue: FileRows(name, [], issue.message, internal=True, file_key=key))  # fmt: skip
+
+        def work() -> FileRows:
+            notes: list[Issue] = []
+            rows = _game_rows(source, rules, each, key, notes)
+            return FileRows(name, rows, None if rows else no_games(notes), file_key=key, empty=not rows)
+
+        return guarded(name, work, lambda issue: FileRows(name, [], issue.message, internal=True, file_key=key))
     except OSError as exc:
         return FileRows(name, [], f"cannot read: {exc.strerror or exc}")
+
+
+def no_games(notes: list[Issue]) -> str:
+    """Why a file gave no games, from its matches' issues: the first error, else the first
+    warning, else that it holds none."""
+    for severity in (Severity.ERROR, Severity.WARNING):
+        found = next((issue for issue in notes if issue.severity is severity), None)
+        if found is not None:
+            return f"no games: {found.message}"
+    return "no games in the file"
 
 
 def _row(path: str, key: str, number: int, length: int | None, variant: str, g: GameReplay, reader: Counter[Any]) -> dict[str, Any]:
@@ -259,9 +288,10 @@ def matches(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.Data
     return _summed(source).matches()
 
 
-def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
-    """The dice table with its chi-square tests, from paths or from a games table."""
-    return _summed(source).dice()
+def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame, tests: bool = True) -> pd.DataFrame:
+    """The dice table, from paths or from a games table; ``tests``: with its chi-square tests
+    (scipy: ``bgrecord[dice]``), else those columns are empty."""
+    return _summed(source).dice(tests)
 
 
 _PLAYER_SUMS = ["games", "invalid_games", "wins", "points_won", "points_lost", "gammons_won", "backgammons_won",
@@ -368,9 +398,10 @@ class Tables:
             rows.append(match)
         return frame(rows, MATCH_COLUMNS)
 
-    def dice(self) -> pd.DataFrame:
-        chisquare = require("scipy.stats").chisquare
-
+    def dice(self, tests: bool = True) -> pd.DataFrame:
+        """The dice table; ``tests``: with its chi-square tests (scipy: ``bgrecord[dice]``),
+        else those four columns are empty."""
+        chisquare = require("scipy.stats").chisquare if tests else None
         rows = []
         for name in sorted(self.rolls, key=lambda n: (n == "", n)):
             counts = self.rolls[name]
@@ -384,7 +415,7 @@ class Tables:
             row.update({f"face{face}": faces[face] for face in range(1, 7)})
             row.update({f"roll{roll}": counts[roll] for roll in ROLLS})
             row["doubles_rate"] = doubles / total if total else None
-            if total:
+            if total and chisquare is not None:
                 face_test = chisquare([faces[f] for f in range(1, 7)])
                 double_test = chisquare([doubles, total - doubles], [total / 6, total * 5 / 6])
                 row.update(chi2_faces=float(face_test.statistic), p_faces=float(face_test.pvalue),

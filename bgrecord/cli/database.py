@@ -56,10 +56,14 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
         fail(str(exc))
     for file, problem, _ in report.problems:
         click.echo(f"bgrecord: {file}: {problem}", err=True)
+    for file, problem in report.empty:
+        click.echo(f"bgrecord: {file}: warning: {problem}", err=True)
     if not quiet:
-        click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged: "
-                   f"{count(report.games, 'game')}, {count(report.positions, 'position')} -> {target}", err=True)  # fmt: skip
-    inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems))
+        again = f", {len(report.retried):,} read again" if report.retried else ""
+        left_out = f" ({count(len(report.empty), 'file')} gave no games: read again next time)" if report.empty else ""
+        click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged{again}"
+                   f"{left_out}: {count(report.games, 'game')}, {count(report.positions, 'position')} -> {target}", err=True)  # fmt: skip
+    inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems or report.empty))
 
 
 @click.command()

@@ -157,7 +157,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """The games of ``source`` in whatever format it is (see :func:`detect`)."""
     try:
         inner = unpacked(source)
-    except (CorruptInput, ImportError, InputTooLarge) as exc:
+    except (CorruptInput, InputTooLarge) as exc:  # a missing package is the environment's: it is raised
         yield refused(source, f"{exc}", "corrupt"), None
         return
     if inner is not None:

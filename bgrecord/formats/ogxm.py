@@ -208,11 +208,7 @@ def _members(source: Input, problems: list[tuple[int, str]]) -> Iterator[tuple[i
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """Each match of an OGXM file or stream, game by game."""
-    try:
-        ogxm = codec()
-    except ImportError as exc:
-        yield refused(source, str(exc), "missing-dependency", format="ogxm"), None
-        return
+    ogxm = codec()
     problems: list[tuple[int, str]] = []
     count = 0
     for offset, member in _members(source, problems):
