@@ -30,7 +30,8 @@ from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, FileRows, Tables, content_key, file_rows
+from bgrecord.matchkeys import Duplicates, content_key
+from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, FileRows, Tables, file_rows
 from bgrecord.writers import ids_json, play_text, step_ogids, step_state
 
 SCHEMA_VERSION = "1"

@@ -10,8 +10,6 @@ player, match and dice tables as they come, so an archive is summed in flat memo
 
 from __future__ import annotations
 
-import hashlib
-from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,15 +19,15 @@ import pandas as pd
 
 from bgrecord.extras import require
 from bgrecord.issues import Issue, Severity
+from bgrecord.matchkeys import Duplicates, MatchKeys, content_key
 from bgrecord.reader import match_files
 from bgrecord.records import MatchRecord, Result
 from bgrecord.replay import GameReplay
 from bgrecord.source import Input
 from bgrecord.validate import guarded, replayed
+from bgrecord.writers import mat_rows
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
-_KIND_CODES = {kind: code for code, kind in enumerate(
-    ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "loss", "setup"), 1)}
 ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]
 
 GAME_COLUMNS: dict[str, str] = {
@@ -46,66 +44,6 @@ GAME_COLUMNS: dict[str, str] = {
     "drops1": "Int64", "beavers0": "Int64", "beavers1": "Int64", "doubles_rolled0": "Int64",
     "doubles_rolled1": "Int64", "dice0": "string", "dice1": "string",
 }  # fmt: skip
-
-
-def content_key(source: Input) -> str:
-    """A stable key of a file's content (its bytes, not its name)."""
-    digest = hashlib.sha256()
-    with source.open() as stream:
-        while block := stream.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()[:16]
-
-
-def game_fingerprint(out: GameReplay) -> bytes:
-    """What a game is, as replayed: every action's kind, player, dice (either order), the
-    position it leads to (its checkers) and the cube, and the result; not the bytes, the
-    names or the notation of the file."""
-    # Python's hash of a tuple of ints is the same in every process (strings' and None's are
-    # not: they are left out), so each step is eight bytes.
-    steps = array("q", [hash((_KIND_CODES.get(s.kind, 0), -1 if s.player is None else s.player, min(s.dice) if s.dice else 0,
-                              max(s.dice) if s.dice else 0, s.cube, s.after.sides if s.after is not None else ()))
-                        for s in out.steps])  # fmt: skip
-    result = out.result
-    return steps.tobytes() + (f"={result.winner},{result.points},{result.ended_by}".encode() if result else b"=")
-
-
-class MatchKeys:
-    """The key of each match of a file (a hash of its games' fingerprints), made as the games
-    are replayed; None for a match with no action (nothing to tell it apart)."""
-
-    def __init__(self) -> None:
-        self.hashes: dict[int, Any] = {}
-        self.acted: set[int] = set()
-
-    def add(self, match: int, length: int | None, out: GameReplay) -> None:
-        started = self.hashes.setdefault(match, hashlib.sha256(f"length {length}\n".encode()))
-        started.update(game_fingerprint(out) + b"\n")
-        if out.steps:
-            self.acted.add(match)
-
-    def key(self, match: int) -> str | None:
-        return self.hashes[match].hexdigest()[:16] if match in self.acted else None
-
-
-class Duplicates:
-    """Marks the rows of a match already seen (by its key) with ``duplicate_of``: the file and
-    match index of its first copy, in the order the rows come."""
-
-    def __init__(self) -> None:
-        self.first: dict[str, str] = {}
-        self.copies = 0  # rows marked so far: games of a match seen before
-
-    def mark(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        for row in rows:
-            key = row["match_key"]
-            if key is None:
-                continue
-            here = f"{row['file']}#{row['match']}"
-            original = self.first.setdefault(key, here)
-            row["duplicate_of"] = original if original != here else None
-            self.copies += original != here
-        return rows
 
 
 def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
@@ -192,7 +130,7 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
     dice: list[list[str]] = [[], []]
     first_roller = opening = first_double = None
     final = None
-    for step in g.steps:
+    for step, mat_row in zip(g.steps, mat_rows(g.steps)):
         player = step.player
         if step.after is not None:
             final = step.after
@@ -212,7 +150,7 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
         elif step.kind in ("double", "take", "drop", "beaver", "raccoon"):
             per[step.kind + "s"][player] += 1
             if step.kind == "double" and first_double is None:
-                first_double = step.action.number
+                first_double = mat_row
     issues = Counter(i.severity for i in g.issues)
     errors = issues[Severity.ERROR] + reader[(game.index, Severity.ERROR)]
     warnings = issues[Severity.WARNING] + reader[(game.index, Severity.WARNING)]

@@ -90,6 +90,33 @@ def _cell(step: Step | None, action: Action) -> str:
     return action.text
 
 
+_CELLS = ("move", "double", "take", "drop", "beaver", "raccoon")
+
+
+def mat_rows(steps: list[Step]) -> list[int | None]:
+    """The row each step stands in when its game is written as a .mat in GNU Backgammon's
+    layout (None for a step that has no cell: a set-up, which ends a row, or a result): a row
+    holds the left player's cell, then the right player's; the same numbers whatever the
+    format read, and the numbers :func:`write_mat` writes."""
+    rows: list[int | None] = []
+    filled = [False, False]
+    number = 0
+    for step in steps:
+        player = step.player
+        if step.kind == "setup":
+            filled = [False, False]
+        if step.kind not in _CELLS or player is None:
+            rows.append(None)
+            continue
+        if filled[player] or (player == 0 and filled[1]):
+            filled = [False, False]
+        if filled == [False, False]:
+            number += 1
+        filled[player] = True
+        rows.append(number)
+    return rows
+
+
 def _points(points: int) -> str:
     return f"Wins {points} point{'s' if points != 1 else ''}"
 

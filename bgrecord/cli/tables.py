@@ -49,6 +49,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     is written to a temporary file and renamed into place when complete.
     """
     from bgrecord import stats as tables
+    from bgrecord.matchkeys import Duplicates
     from bgrecord.export import DatasetWriter, TableWriter, needs, write_table
     from bgrecord.export import table_format as format_of
     from bgrecord.outputs import OutputError, check_target
@@ -74,7 +75,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         fail(str(exc))
     inputs.report()
     summary = tables.Tables()
-    duplicates = tables.Duplicates()
+    duplicates = Duplicates()
     problems = empty = 0
     try:
         if games_format == "dataset":

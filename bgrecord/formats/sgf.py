@@ -6,7 +6,8 @@ Parsed with ``grammars/sgf.lark``. White (``W``, ``PW``) is player 0, the left c
 written as a second ``double`` (by the doubled player, before any take): it is read as a
 beaver, a third as a raccoon. A resignation has no node in GNU Backgammon's SGF: it is read
 from ``RE[W+2R]``; Gibbon (libgsgf) writes ``B[resign:2]`` (an offer, by level) and the
-other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``.
+other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``. A last node holding only
+``PL`` and ``DI`` is dice rolled and not played (before a resignation), as a .mat's ``???``.
 
 Does not check: whether moves are legal, whether scores add up (the replay's work).
 """
@@ -256,7 +257,10 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                 if action is not None:
                     game.actions.append(action)
         setup = [prop for prop in node if prop.ident in _SETUP]
-        if setup and node is not nodes[0] or (node is nodes[0] and any(p.ident in ("AE", "AW", "AB") for p in setup)):
+        rolled = _rolled(node, setup) if node is nodes[-1] and node is not nodes[0] else None
+        if rolled is not None:
+            game.actions.append(rolled)
+        elif setup and node is not nodes[0] or (node is nodes[0] and any(p.ident in ("AE", "AW", "AB") for p in setup)):
             token = setup[0].token
             text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
             dice = props["DI"].values[0] if "DI" in props else ""
@@ -281,6 +285,22 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                 .at(path=path, game=index)
             )
     return game
+
+
+def _rolled(node: list[Property], setup: list[Property]) -> Roll | None:
+    """The last node of a game that only says who is on roll and the dice (``PL[B]DI[33]``):
+    GNU Backgammon's record of dice rolled and not played (the game ended: a resignation),
+    read as a roll without a play, as a .mat's ``33: ???``."""
+    props = {prop.ident: prop for prop in setup}
+    if len(setup) != len(node) or set(props) != {"PL", "DI"}:
+        return None
+    player = {"W": 0, "B": 1}.get(props["PL"].values[0].strip().upper())
+    dice = props["DI"].values[0].strip()
+    if player is None or not re.fullmatch(r"[1-6]{2}", dice):
+        return None
+    token = props["DI"].token
+    text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
+    return Roll(player, None, token.line or 1, token.column or 1, text, (int(dice[0]), int(dice[1])), (), "unplayed")
 
 
 def _first(root: dict[str, Property], ident: str) -> str:
