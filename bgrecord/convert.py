@@ -15,12 +15,13 @@ from pathlib import Path
 
 from bgrecord.issues import Issue, Severity
 from bgrecord.outputs import OutputError, check_target, write_output
+from bgrecord.position import Variant
 from bgrecord.reader import iter_matches
 from bgrecord.replay import replay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
 from bgrecord.validate import guarded
-from bgrecord.writers import write_json, write_mat, write_sgf
+from bgrecord.writers import CannotWrite, write_json, write_mat, write_sgf
 
 TARGETS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "ogxm": ".ogxm", "ogxms": ".ogxms"}
 
@@ -56,9 +57,12 @@ def converted(source: str | Path | Input, target: str, rules: str | None = None)
         errors += [i for i in match.all_issues() if i.severity is Severity.ERROR]
         errors += [i for g in games for i in g.issues if i.severity is Severity.ERROR]
         if target == "mat":
-            pieces.append(write_mat(match, games))
+            try:
+                pieces.append(write_mat(match, games))
+            except CannotWrite as exc:
+                raise ConversionRefused(str(exc)) from None
         elif target == "sgf":
-            pieces.append(write_sgf(match, games, ruleset.crawford, ruleset.jacoby))
+            pieces.append(write_sgf(match, games, ruleset.crawford, ruleset.jacoby, ruleset.variant is Variant.NACKGAMMON))
         elif target == "json":
             pieces.append(write_json(match, games, ruleset.jacoby))
         elif match.games:
@@ -68,6 +72,8 @@ def converted(source: str | Path | Input, target: str, rules: str | None = None)
                 members.append(write_ogxm(match, games))
             except OgxmWriteError as exc:
                 raise ConversionRefused(str(exc)) from None
+    if target == "sgf" and len(pieces) > 1:
+        raise ConversionRefused(f"the file holds {len(pieces)} matches, and an SGF file one: convert each match, or to .mat, JSON or .ogxms")
     if target == "ogxms":
         return members, errors
     if target == "ogxm":

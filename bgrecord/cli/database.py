@@ -54,6 +54,8 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
         report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe)
     except (ValueError, OSError) as exc:
         fail(str(exc))
+    if report.remade:
+        click.echo(f"bgrecord: {target}: an index of another version of bgrecord: made again from every file", err=True)
     for file, problem, _ in report.problems:
         click.echo(f"bgrecord: {file}: {problem}", err=True)
     for file, problem in report.empty:
@@ -72,7 +74,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
 @click.option("--dice", is_flag=True, help="Also the dice (of a gnubg ID, an XGID or an OGID).")
 @click.option("--cube", is_flag=True, help="Also the cube's value and owner.")
 @click.option("--score", is_flag=True, help="Also the score and the match length.")
-@click.option("--limit", type=click.IntRange(1), help="At most this many occurrences.")
+@click.option("--limit", type=click.IntRange(1), help="At most this many occurrences (the first, in file order; the summary says of how many).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a line an occurrence; json: one document.")  # fmt: skip
 def find(database: str, position: str, dice: bool, cube: bool, score: bool, limit: int | None, output: str) -> None:
@@ -89,7 +91,7 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
       bgrecord find archive.duckdb 4HPwATDgc/ABMA
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
     """
-    from bgrecord.archive import Wanted
+    from bgrecord.archive import Wanted, occurrences
     from bgrecord.archive import find as search
 
     try:
@@ -98,20 +100,24 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
         raise click.BadParameter(str(exc), param_hint="POSITION") from None
     try:
         found = search(database, wanted, limit)
+        total = occurrences(database, wanted) if limit and len(found) == limit else len(found)
     except (ValueError, ImportError) as exc:
         fail(str(exc))
     if output == "json":
-        click.echo(json.dumps({"position_id": wanted.position_id, "occurrences": found}, indent=2, ensure_ascii=False))
+        document = {"position_id": wanted.position_id, "total": total, "occurrences": found}
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         for row in found:
             click.echo(_occurrence(row))
-        click.echo(f"{count(len(found), 'occurrence')} of {wanted.position_id}", err=True)
+        shown = f"the first {len(found):,} of {count(total, 'occurrence')}" if total > len(found) else count(total, "occurrence")
+        click.echo(f"{shown} of {wanted.position_id}", err=True)
     if not found:
         raise SystemExit(1)
 
 
 def _occurrence(row: dict[str, Any]) -> str:
-    """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``."""
+    """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``; in a file
+    without lines, the unit its place counts (``file.xg:record 4: ...``), as validate says it."""
     names = (row["player0"] or "left", row["player1"] or "right")
     actor = names[row["player"]] if row["player"] in (0, 1) else "?"
     move = f", move {row['move']}" if row["move"] else ""
@@ -119,4 +125,5 @@ def _occurrence(row: dict[str, Any]) -> str:
     done = {"move": f"{actor} to play {row['dice']}: {row['play'] or 'no move'}" if row["dice"] else f"{actor} to roll",
             "double": f"{actor} doubles", "take": f"{actor} doubled: taken", "drop": f"{actor} doubled: dropped",
             "setup": f"set up, {actor} to act"}.get(row["action"], f"{actor}: {row['action']}")  # fmt: skip
-    return f"{row['file']}:{row['line']}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {done}"
+    where = row["line"] if row["unit"] in (None, "line") else f"{row['unit']} {row['line']}"
+    return f"{row['file']}:{where}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {done}"

@@ -9,8 +9,12 @@ fixed frame: 0 White's bar, 25 Black's; White moves up, Black down) and ``pips``
 corrupt member is one error at its byte offset, and reading goes on with the next member.
 A location is the ply's number in its game (``unit`` "ply").
 
-Writing (:func:`write_ogxm`): a replayed record as OGXM v2 bytes, refused (``OgxmWriteError``)
-for what OGXM cannot hold as bgrecord knows it (beavers, raccoons, a board set up by hand).
+Writing (:func:`write_ogxm`): a replayed record as OGXM v2 bytes: a game that starts from a
+board set up has it as its ``initial_board``, a board set up later is a set-position ply (by
+the player on roll, as the codec wants it; with the dice of the play it stands for, if any),
+dice rolled and not played are a ply without steps.
+Refused (``OgxmWriteError``): beavers and raccoons, and a turn a record leaves out (a
+closed-out player's dance without its dice), which the codec cannot hold.
 
 What this module does not check: the rules (the replay does).
 """
@@ -113,6 +117,14 @@ class _Reader:
         game.scores = (int(start[0]), int(start[1])) if valid else ((0, 0) if index == 1 else (None, None))  # type: ignore[index]
         if data.get("is_crawford"):
             game.note = "Crawford"
+        board = data.get("initial_board")
+        if data.get("is_default_board") is False and board is not None:
+            first = _player(data.get("first_to_move"))  # a colour, as a ply's (1 White)
+            origin = self.board(game, 0, board, first, None)
+            if origin is None:
+                return game  # a game from a board that cannot be read is not replayed from the standard one
+            origin.text = f"initial board {origin.setup}"
+            game.actions.append(origin)
         cube = data.get("initial_cube_value", 1)
         automatic = data.get("auto_doubles", 0)
         if isinstance(cube, int) and isinstance(automatic, int) and (cube > 1 or automatic > 0):
@@ -144,8 +156,8 @@ class _Reader:
                 return None
             tokens = tuple(MoveToken((s, t), (False, False), 1, f"{'bar' if s == BAR else s}/{'off' if t == OFF else t}", 0) for s, t in steps)
             d1, d2 = int(dice[0]), int(dice[1])  # type: ignore[arg-type]
-            text = f"{d1}{d2}: " + (" ".join(t.text for t in tokens) or "Cannot Move")
-            return Roll(player, None, number, None, text, (d1, d2), tokens, "" if tokens else "cannot move")
+            # no steps: a dance, or dice rolled and not played (before a resignation): the replay tells
+            return Roll(player, None, number, None, f"{d1}{d2}: " + " ".join(t.text for t in tokens), (d1, d2), tokens)
         if kind in (DOUBLE, TAKE, DROP) and player is not None:
             word, text = {DOUBLE: ("double", "Doubles"), TAKE: ("take", "Takes"), DROP: ("drop", "Drops")}[kind]
             return CubeAction(player, None, number, None, text, word)
@@ -156,28 +168,49 @@ class _Reader:
             return None
         if kind == SET_POSITION:
             self.issue(game, "a board set by hand (a play the source could not record as legal)", number, "set-position", Severity.WARNING)
-            return self.set_position(game, number, ply)
+            # the ply's colour is the player on roll, whose turn the set-up does not end (the codec's
+            # rule); with dice, it stands for the other's play of them (an illegal play, recorded as its board)
+            die1, die2 = ply.get("d1"), ply.get("d2")
+            played = (die1, die2) if isinstance(die1, int) and isinstance(die2, int) and 1 <= die1 <= 6 and 1 <= die2 <= 6 else None
+            return self.board(game, number, ply.get("set_position"), player, played)
         self.issue(game, f"an OGXM action (id {kind}) that bgrecord does not read: the rest of the game is not checked", number)
         return Unreadable(player, None, number, None, f"action {kind}")
 
-    def set_position(self, game: GameRecord, number: int, ply: dict[str, Any]) -> Action | None:
-        cells = ply.get("set_position")
-        if not isinstance(cells, list) or len(cells) != 26 or not all(isinstance(c, int) for c in cells):
-            self.issue(game, "a set position without its 26 points", number)
+    def board(self, game: GameRecord, number: int, cells: Any, on_roll: int | None, played: tuple[int, int] | None) -> SetPosition | None:
+        """A board of 26 signed counts (a game's ``initial_board``, a ``set_position`` ply:
+        index 0 White's bar ... 25 Black's, White's checkers positive) as a set-up, with the
+        player to act next where known; ``played``: the dice of the play it stands for."""
+        if not isinstance(cells, list) or len(cells) != 26 or not all(isinstance(c, int) and -CHECKERS <= c <= CHECKERS for c in cells):
+            self.issue(game, "a board without its 26 points", number)
             return None
-        white, black = [0] * 26, [0] * 26
-        for pip, count in enumerate(cells):
-            if count > 0:
-                white[BAR - pip] += count
-            elif count < 0:
-                black[pip] += -count
-        white[OFF], black[OFF] = CHECKERS - sum(white), CHECKERS - sum(black)
-        mover = _player(ply.get("color"))
-        position = Position((tuple(white), tuple(black)), 1 - mover if mover is not None else 0)
+        mover = 1 - on_roll if on_roll is not None and played is not None else None  # whose play of ``played`` it stands for
+        next_up = on_roll if mover is None else None
+        position = board_position(cells, next_up or 0)  # a "board" set-up's ID is from the side of its on_roll, else player 0's
         if not position.is_valid():
-            self.issue(game, "a set position that is not a position", number)
+            self.issue(game, "a board that is not a position", number)
             return None
-        return SetPosition(mover, None, number, None, f"set position {position.id()}", "board", position.id(), None, position.turn)
+        return SetPosition(mover, None, number or 1, None, f"set position {position.id()}", "board", position.id(), played, next_up)
+
+
+def board_position(cells: list[int], turn: int) -> Position:
+    """The position of OGXM's 26 signed counts (index 0 White's bar, 1-24 the points from
+    White's start, 25 Black's bar; White's checkers positive), which may not be valid (a
+    checker on the other's bar, more than 15)."""
+    white, black = [0] * 26, [0] * 26
+    for pip, count in enumerate(cells):
+        if count > 0:
+            white[BAR - pip] += count  # pip 25 is White's "off": not a place for a checker on the board
+        elif count < 0:
+            black[pip] += -count
+    white[OFF] = CHECKERS - sum(white) if cells[25] <= 0 else -1
+    black[OFF] = CHECKERS - sum(black) if cells[0] >= 0 else -1
+    return Position((tuple(white), tuple(black)), turn)
+
+
+def board_cells(position: Position) -> list[int]:
+    """OGXM's 26 signed counts of ``position`` (the inverse of :func:`board_position`)."""
+    white, black = position.sides
+    return [white[BAR]] + [white[BAR - pip] - black[pip] for pip in range(1, 25)] + [-black[BAR]]
 
 
 def _player_of_winner(value: Any) -> int | None:
@@ -287,27 +320,44 @@ def _starts_nackgammon(replayed: Any) -> bool:
 
 
 def _game(replayed: Any) -> dict[str, Any]:
+    from bgrecord.writers import is_illegal_play, next_actor
+
     plies: list[dict[str, Any]] = []
+    game: dict[str, Any] = {"plies": plies}
+    last_roller: int | None = None
     for number, step in enumerate(replayed.steps):
         if step.kind == "setup" and number == 0 and _starts_nackgammon(replayed):
             continue  # written as the match's variant
-        if step.player is None and step.kind != "win":
-            if step.kind == "setup":
-                raise OgxmWriteError(f"game {replayed.game.index}: a board set up by hand, which bgrecord does not write to OGXM")
+        if step.kind == "setup" and step.after is not None:
+            following = next_actor(replayed.steps, number)
+            if not plies and step.before is None:  # the board the game starts from
+                if step.after.sides != Position.start().sides:  # the standard one is the default
+                    game.update(initial_board=board_cells(step.after), is_default_board=False)
+                if following is not None:
+                    game["first_to_move"] = 1 if following == 0 else 0
+                continue
+            on_roll = following if following is not None else step.after.turn  # the codec's rule: the ply is by the player on roll
+            ply = {"action_id": SET_POSITION, "color": 1 if on_roll == 0 else 0, "set_position": board_cells(step.after)}
+            if is_illegal_play(step):
+                ply.update(d1=step.dice[0], d2=step.dice[1])
+            plies.append(ply)
+            last_roller = 1 - on_roll
+            continue
+        if step.player is None:
             continue
         color = 1 if step.player == 0 else 0
-        if step.kind == "move" and step.dice is not None:
-            if step.play is None:
-                continue  # rolled, then resigned: OGXM records the resignation
-            plies.append({"action_id": _dice_id(step.dice), "color": color, "d1": min(step.dice), "d2": max(step.dice),
-                          "moves": _ply_steps(step.player, step.play, step.dice)})  # fmt: skip
+        if step.kind == "move" and step.dice is not None:  # no play: a dance, or rolled, then resigned
+            if step.player == last_roller:
+                raise OgxmWriteError(f"game {replayed.game.index}: a turn the record leaves out (the dance of a player closed "
+                                     "out, its dice not said), which OGXM cannot hold")  # fmt: skip
+            last_roller = step.player
+            moves = _ply_steps(step.player, step.play, step.dice) if step.play is not None else []
+            plies.append({"action_id": _dice_id(step.dice), "color": color, "d1": min(step.dice), "d2": max(step.dice), "moves": moves})
         elif step.kind in ("double", "take", "drop"):
             plies.append({"action_id": {"double": DOUBLE, "take": TAKE, "drop": DROP}[step.kind], "color": color})
         elif step.kind in ("beaver", "raccoon"):
-            raise OgxmWriteError(f"game {replayed.game.index}: a {step.kind}, which bgrecord does not write to OGXM")
-        elif step.kind == "setup":
-            raise OgxmWriteError(f"game {replayed.game.index}: a board set up by hand, which bgrecord does not write to OGXM")
-    game: dict[str, Any] = {"plies": plies}
+            raise OgxmWriteError(f"game {replayed.game.index}: a {step.kind}, which OGXM cannot hold (its codec takes no double "
+                                 "answered by a double)")  # fmt: skip
     result = replayed.result if replayed.checked else None
     if result is not None:
         if result.ended_by == "resign":
@@ -317,6 +367,8 @@ def _game(replayed: Any) -> dict[str, Any]:
         game["winner"], game["points_won"] = result.winner, result.points
     if replayed.game.initial_cube:
         game["initial_cube_value"] = replayed.game.initial_cube
+        if replayed.game.initial_cube_owner is not None:
+            game["initial_cube_owner"] = "white" if replayed.game.initial_cube_owner == 0 else "black"
     return game
 
 
@@ -326,9 +378,21 @@ def write_ogxm(match: MatchRecord, games: list[Any]) -> bytes:
     doc = document(match, games)
     problem = ogxm.v2_problem(doc)
     if problem:
-        raise OgxmWriteError(f"the OGXM codec refuses this match ({problem})")
+        raise OgxmWriteError(f"the OGXM codec refuses this match: its rule {problem!r} breaks{_where(ogxm, doc)}")
     data: bytes = ogxm.json_to_binary(doc)
     return data
+
+
+def _where(ogxm: Any, doc: dict[str, Any]) -> str:
+    """Where the codec's rule first breaks: the game and ply (found by checking each game's
+    plies a prefix at a time: only for a match refused)."""
+    for index, game in enumerate(doc["games"], 1):
+        for count in range(1, len(game["plies"]) + 1):
+            plies = game["plies"][:count]
+            if ogxm.v2_problem({**doc, "games": [{key: value for key, value in game.items() if key not in ("winner", "points_won")}
+                                                 | {"plies": plies}]}):  # fmt: skip
+                return f" at game {index}, ply {count}"
+    return ""
 
 
 def write_stream(members: list[bytes]) -> bytes:

@@ -7,7 +7,8 @@ written as a second ``double`` (by the doubled player, before any take): it is r
 beaver, a third as a raccoon. A resignation has no node in GNU Backgammon's SGF: it is read
 from ``RE[W+2R]``; Gibbon (libgsgf) writes ``B[resign:2]`` (an offer, by level) and the
 other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``. A last node holding only
-``PL`` and ``DI`` is dice rolled and not played (before a resignation), as a .mat's ``???``.
+``PL`` and ``DI`` is dice rolled and not played (before a resignation), as a .mat's ``???``;
+``CV`` and ``CP`` before the first action are the cube the game starts with.
 
 Does not check: whether moves are legal, whether scores add up (the replay's work).
 """
@@ -248,9 +249,13 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
         for ident, key in _TAGS.items():
             if ident in root:
                 match.tags.append(Tag(key, root[ident].values[0], root[ident].token.line or 1))
+        if "RU" in root and "nackgammon" in root["RU"].values[0].lower():  # GNU Backgammon's RU[...:Nackgammon]
+            match.tags.append(Tag("Variation", "NackGammon", root["RU"].token.line or 1))
     doubles = 0
     for node in nodes:
         props = {prop.ident: prop for prop in node}
+        if not any(isinstance(action, (Roll, CubeAction)) for action in game.actions):
+            _starting_cube(game, props)
         for player, ident in ((0, "W"), (1, "B")):
             if ident in props:
                 action, doubles = _action(props[ident], player, doubles, game, path)
@@ -264,9 +269,10 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
             token = setup[0].token
             text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
             dice = props["DI"].values[0] if "DI" in props else ""
+            on_roll = {"W": 0, "B": 1}.get(props["PL"].values[0].strip()[:1].upper()) if "PL" in props else None
             game.actions.append(
                 SetPosition(None, None, token.line or 1, token.column or 1, text, "sgf", text,
-                            (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None)
+                            (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None, on_roll)
             )
     if "RE" in root:
         prop = root["RE"]
@@ -285,6 +291,16 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                 .at(path=path, game=index)
             )
     return game
+
+
+def _starting_cube(game: GameRecord, props: dict[str, Property]) -> None:
+    """The cube set before the game's first action: ``CV[4]`` its value, ``CP[w]``, ``CP[b]``
+    or ``CP[c]`` its owner (White, Black, centred)."""
+    if "CV" in props:
+        value = number(props["CV"].values[0].strip(), MAX_CUBE)
+        game.initial_cube = value if value and value & (value - 1) == 0 else game.initial_cube
+    if "CP" in props:
+        game.initial_cube_owner = {"w": 0, "b": 1}.get(props["CP"].values[0].strip()[:1].lower())
 
 
 def _rolled(node: list[Property], setup: list[Property]) -> Roll | None:
