@@ -72,8 +72,6 @@ def converted(source: str | Path | Input, target: str, rules: str | None = None)
                 members.append(write_ogxm(match, games))
             except OgxmWriteError as exc:
                 raise ConversionRefused(str(exc)) from None
-    if target == "sgf" and len(pieces) > 1:
-        raise ConversionRefused(f"the file holds {len(pieces)} matches, and an SGF file one: convert each match, or to .mat, JSON or .ogxms")
     if target == "ogxms":
         return members, errors
     if target == "ogxm":

@@ -130,6 +130,7 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
     dice: list[list[str]] = [[], []]
     first_roller = opening = first_double = None
     final = None
+    cube_before = ""  # the kind of the step before
     for step, mat_row in zip(g.steps, mat_rows(g.steps)):
         player = step.player
         if step.after is not None:
@@ -148,9 +149,12 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
                 per["dances"][player] += not step.play.play.moves
                 per["hits"][player] += sum(step.play.hits)
         elif step.kind in ("double", "take", "drop", "beaver", "raccoon"):
+            if step.kind == "take" and cube_before in ("beaver", "raccoon"):
+                continue  # a beaver's acceptance, which a .mat leaves to the doubler's roll and SGF writes out
             per[step.kind + "s"][player] += 1
             if step.kind == "double" and first_double is None:
                 first_double = mat_row
+        cube_before = step.kind
     issues = Counter(i.severity for i in g.issues)
     errors = issues[Severity.ERROR] + reader[(game.index, Severity.ERROR)]
     warnings = issues[Severity.WARNING] + reader[(game.index, Severity.WARNING)]

@@ -114,18 +114,21 @@ def next_actor(steps: list[Step], index: int) -> int | None:
 
 def mat_rows(steps: list[Step]) -> list[int | None]:
     """The row each step stands in when its game is written as a .mat in GNU Backgammon's
-    layout (None for a step that has no cell: a result, or a set-up, which ends a row unless it
-    stands for a play, :func:`is_illegal_play`): a row
+    layout (None for a step that has no cell: a result, the take of a beaver, or a set-up, which
+    ends a row unless it stands for a play, :func:`is_illegal_play`): a row
     holds the left player's cell, then the right player's; the same numbers whatever the
     format read, and the numbers :func:`write_mat` writes."""
     rows: list[int | None] = []
     filled = [False, False]
     number = 0
+    previous = ""
     for step in steps:
         player = step.player
+        taken = step.kind == "take" and previous in ("beaver", "raccoon")  # the doubler's roll takes a beaver: no cell
+        previous = step.kind
         if step.kind == "setup" and not is_illegal_play(step):
             filled = [False, False]
-        if (step.kind not in _CELLS and not is_illegal_play(step)) or player is None:
+        if (step.kind not in _CELLS and not is_illegal_play(step)) or player is None or taken:
             rows.append(None)
             continue
         if filled[player] or (player == 0 and filled[1]):
@@ -201,7 +204,14 @@ def _mat_game(replayed: GameReplay, length: int) -> list[str]:
         row = [None, None]
 
     result = replayed.result if replayed.checked else None
+    previous = ""  # the kind of the cube action before
     for action in game.actions:
+        if isinstance(action, CubeAction):
+            redoubled, previous = previous in ("beaver", "raccoon"), action.kind
+            if action.kind == "take" and redoubled:
+                continue  # a beaver taken (SGF writes it out): in a .mat, the doubler's roll takes it
+        elif isinstance(action, Roll):
+            previous = ""
         if isinstance(action, Comment) and (not action.text.startswith((";", "#")) or "\n" in action.text or "\r" in action.text):
             flush()  # a comment of another format (free text, maybe several lines): a .mat comment line each
             lines += [f"; {line}".rstrip() for line in action.text.splitlines() or [""]]

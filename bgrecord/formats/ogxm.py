@@ -290,6 +290,8 @@ def document(match: MatchRecord, games: list[Any]) -> dict[str, Any]:
 
     rules = rules_for(match)
     names = games[0].game.names if games else match.players
+    if match.length:
+        _scores_follow(games)
     doc: dict[str, Any] = {
         "match_length": match.length or 0, "player_white": names[0], "player_black": names[1],
         "variant": "nackgammon" if rules.variant.value == "nackgammon" else "backgammon",
@@ -302,13 +304,28 @@ def document(match: MatchRecord, games: list[Any]) -> dict[str, Any]:
         value = match.tag(tag)
         if value:
             doc[key] = value[:120]
-    if games and games[0].score != (0, 0):
-        doc["score_start"] = list(games[0].score)
+    if games and games[0].score != (0, 0):  # the codec's names (it drops a "score_start" pair)
+        doc["white_score_start"], doc["black_score_start"] = games[0].score
     for replayed in games:
         doc["games"].append(_game(replayed))
         if _starts_nackgammon(replayed):
             doc["variant"] = "nackgammon"  # DailyGammon's way: a set-up of the Nackgammon start
     return doc
+
+
+def _scores_follow(games: list[Any]) -> None:
+    """OGXM holds the score a match starts at, and counts the rest: refuse a record whose
+    games do not follow from one another (games left out of it)."""
+    for before, game in zip(games, games[1:]):
+        result = before.result
+        if result is None:
+            return  # unfinished: the replay has said so
+        running = list(before.score)
+        running[result.winner] += result.points
+        if tuple(running) != tuple(game.score):
+            raise OgxmWriteError(f"game {game.game.index} starts at {game.score[0]}-{game.score[1]}, but the game before it ends at "
+                                 f"{running[0]}-{running[1]} (games left out of the record): OGXM holds only the score a match "
+                                 "starts at")  # fmt: skip
 
 
 def _starts_nackgammon(replayed: Any) -> bool:
@@ -378,7 +395,9 @@ def write_ogxm(match: MatchRecord, games: list[Any]) -> bytes:
     doc = document(match, games)
     problem = ogxm.v2_problem(doc)
     if problem:
-        raise OgxmWriteError(f"the OGXM codec refuses this match: its rule {problem!r} breaks{_where(ogxm, doc)}")
+        doubled = match.length == 1 and any(step.kind == "double" for game in games for step in game.steps)
+        what = "a double in a 1-point match" if doubled else "this match"  # the codec takes the cube as dead there
+        raise OgxmWriteError(f"the OGXM codec refuses {what}: its rule {problem!r} breaks{_where(ogxm, doc)}")
     data: bytes = ogxm.json_to_binary(doc)
     return data
 

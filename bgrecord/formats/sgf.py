@@ -159,7 +159,8 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """The games of an SGF collection, each as soon as its tree is read (one parse per game
     tree: a tree that does not parse costs one error, the others are read). The text between
     trees stays with the game before it (or the match, before the first), so that the
-    records give the file back."""
+    records give the file back. A tree whose ``MI`` says game 0 after other games starts
+    another match (a file of several matches, as bgrecord writes one)."""
     encoding, blocks = source.text_blocks()
     match = MatchRecord(source.name, "sgf", encoding)
     path = source.name
@@ -182,6 +183,11 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
             continue
         index += 1
         game = _read_tree(match, index, text, line, column, issue)
+        if game is not None and index > 1 and game.number == 1 and held is not None:  # MI[game:0] again: a new match
+            yield match, held
+            held, index = None, 1
+            match = MatchRecord(source.name, "sgf", encoding)
+            game = _read_tree(match, index, text, line, column, issue)
         if game is None:
             (held if held is not None else match).raw += text
             continue

@@ -38,11 +38,11 @@ def archive(data: bytes, wanted: tuple[str, ...] = _READ_FILES) -> dict[str, byt
     if data[:4] != b"RGMH":
         raise XgError("not an eXtreme Gammon file: no RGMH header", 0)
     if len(data) < _HEADER:
-        raise XgError(f"the file is cut short inside its header ({len(data):,} of {_HEADER:,} bytes), before its first record", len(data))
+        raise XgError(f"an eXtreme Gammon file cut short inside its header ({len(data):,} of {_HEADER:,} bytes), before its first record", len(data))
     thumbnail_offset, thumbnail_size = struct.unpack_from("<qi", data, 12)
     start = _HEADER + max(0, thumbnail_offset) + max(0, thumbnail_size)
     if len(data) < start + _TRAILER:
-        raise XgError(f"the file is cut short before its first record (its games start after byte {start:,})", len(data))
+        raise XgError(f"an eXtreme Gammon file cut short before its first record (its games start after byte {start:,})", len(data))
     crc, count, _, registry_size, archive_size, compressed = struct.unpack_from("<6l", data, len(data) - _TRAILER)
     end = len(data) - _TRAILER
     registry_start = end - registry_size
