@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bgrecord.convert import ConversionRefused, converted
-from bgrecord.formats.ogxm import write_stream
+from bgrecord.formats.ogxm_writer import write_stream
 from bgrecord.issues import Severity
 from bgrecord.reader import match_files
 from bgrecord.source import Input

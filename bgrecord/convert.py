@@ -66,7 +66,7 @@ def converted(source: str | Path | Input, target: str, rules: str | None = None)
         elif target == "json":
             pieces.append(write_json(match, games, ruleset.jacoby))
         elif match.games:
-            from bgrecord.formats.ogxm import OgxmWriteError, write_ogxm
+            from bgrecord.formats.ogxm_writer import OgxmWriteError, write_ogxm
 
             try:
                 members.append(write_ogxm(match, games))

@@ -14,7 +14,7 @@ from conftest import CORPUS
 
 from bgrecord import read_match
 from bgrecord.convert import ConversionRefused, converted
-from bgrecord.formats.ogxm import write_stream
+from bgrecord.formats.ogxm_writer import write_stream
 from bgrecord.position import Position
 from bgrecord.replay import replay
 from bgrecord.rules import rules_for

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from bgrecord import MatchRecord, iter_matches, read_match, read_match_text
 from bgrecord.cli import main
 from bgrecord.demo import random_game
-from bgrecord.formats.ogxm import OgxmWriteError, write_ogxm
+from bgrecord.formats.ogxm_writer import OgxmWriteError, write_ogxm
 from bgrecord.issues import Severity
 from bgrecord.matchkeys import MatchKeys, game_fingerprint
 from bgrecord.position import Variant
