@@ -26,11 +26,11 @@ import pandas as pd
 
 from bgrecord.extras import require
 from bgrecord.ids import MatchState, identify
+from bgrecord.matchkeys import Duplicates, content_key
 from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.matchkeys import Duplicates, content_key
 from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, FileRows, Tables, file_rows
 from bgrecord.writers import ids_json, mat_rows, play_text, step_ogids, step_state
 

@@ -131,3 +131,26 @@ def test_a_game_from_a_board_set_up_converts_to_ogxm_and_back() -> None:
     assert again.steps[0].after.sides == first.steps[0].after.sides != Position.start().sides
     assert [s.after.sides for s in again.steps if s.after] == [s.after.sides for s in first.steps if s.after]
     assert not [i for i in again.issues if i.severity.value == "error"]
+
+
+def test_bgrecord_json_damaged_reads_without_failing() -> None:
+    """A JSON file with values of the wrong type, out of range or missing: issues, never a
+    failure of bgrecord (no `internal` issue)."""
+    import json
+    import random
+
+    from bgrecord.validate import validate_file
+
+    rng = random.Random(22)
+    values = [None, 1, -5, 10**30, "x", [], {}, [1], [7, 7], "XGID=zz", True, 1.5, "24/18*", "25/0 a/b", [[1, 2]], {"a": 1}]
+    text, _ = converted(SAMPLES / "gnubg-money-beaver-raccoon.mat", "json")
+    assert isinstance(text, str)
+    for _ in range(200):
+        document = json.loads(text)
+        game = rng.choice(document["games"])
+        step = rng.choice(game["steps"])
+        key = rng.choice([*step, "result", "names", "score", "steps", "number", "tags", "comments", "length", "games"])
+        target = step if key in step else game if key in game else document
+        target[key] = rng.choice(values)
+        report = validate_file(Input("damaged.json", data=json.dumps(document).encode()))
+        assert not report.internal and report.failure is None, [str(issue) for issue in report.issues]

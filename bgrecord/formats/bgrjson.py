@@ -41,6 +41,10 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 class _Reader:
     def __init__(self, source: Input, doc: dict[str, Any], encoding: str) -> None:
         self.path = source.name
@@ -53,10 +57,10 @@ class _Reader:
     def header(self) -> None:
         doc, match = self.doc, self.match
         match.length = _int(doc.get("length"), 0, _LIMIT)
-        for pair in doc.get("tags") or []:
+        for pair in _list(doc.get("tags")):
             if isinstance(pair, list) and len(pair) == 2 and all(isinstance(part, str) for part in pair):
                 match.tags.append(Tag(pair[0], pair[1], 1))
-        match.comments = [comment for comment in doc.get("comments") or [] if isinstance(comment, str)]
+        match.comments = [comment for comment in _list(doc.get("comments")) if isinstance(comment, str)]
 
     def games(self) -> Iterator[GameRecord]:
         games = self.doc.get("games")
@@ -77,7 +81,7 @@ class _Reader:
             game.scores = (_int(score[0], 0, _LIMIT), _int(score[1], 0, _LIMIT))
         if data.get("crawford") is True:
             game.note = "Crawford"
-        steps = [step for step in data.get("steps") or [] if isinstance(step, dict)]
+        steps = [step for step in _list(data.get("steps")) if isinstance(step, dict)]
         if steps and (_int(steps[0].get("cube"), 2, _LIMIT)):  # the cube a game starts with (automatic doubles)
             game.initial_cube = steps[0]["cube"]
             game.initial_cube_owner = _int(steps[0].get("cube_owner"), 0, 1)
@@ -94,7 +98,7 @@ class _Reader:
         return game
 
     def action(self, game: GameRecord, number: int, step: dict[str, Any]) -> Action | None:
-        kind = step.get("action")
+        kind = _text(step.get("action"))
         player = _int(step.get("player"), 0, 1)
         text = _text(step.get("text"))[:200]
         if kind in _RESULTS:
