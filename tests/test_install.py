@@ -50,8 +50,9 @@ def every_format(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "money.mat.gz").write_bytes(gzip.compress(text, mtime=0))
     (folder / "money.mat.zst").write_bytes(zstandard.ZstdCompressor().compress(text))
     bgf(folder / "small.bgf")
-    made = run("convert", str(SAMPLES / "xg-tags-bom-crlf.mat"), "-o", str(folder / "xg-tags.ogxm"))
-    assert made.returncode == 0, made.stderr
+    for target in ("ogxm", "json"):
+        made = run("convert", str(SAMPLES / "xg-tags-bom-crlf.mat"), "-o", str(folder / f"xg-tags.{target}"))
+        assert made.returncode == 0, made.stderr
     xg = sorted((CORPUS / "other-formats" / "xg").glob("*.xg"))
     if xg:
         (folder / "match.xg").write_bytes(xg[0].read_bytes())
@@ -60,17 +61,18 @@ def every_format(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_plain_install_reads_every_format(every_format: Path, tmp_path: Path) -> None:
     files = sorted(every_format.iterdir())
-    done = run("validate", str(every_format))
+    json_file = every_format / "xg-tags.json"  # named: a folder is not searched for .json files
+    done = run("validate", str(every_format), str(json_file))
     assert done.returncode == 0 and "pip install" not in done.stdout + done.stderr, done.stdout + done.stderr
     assert f"{len(files)} files" in done.stdout
-    done = run("stats", str(every_format), "-o", str(tmp_path / "games.csv"), "--players", str(tmp_path / "players.csv"),
+    done = run("stats", str(every_format), str(json_file), "-o", str(tmp_path / "games.csv"), "--players", str(tmp_path / "players.csv"),
                "--matches", str(tmp_path / "matches.csv"))  # fmt: skip
     assert done.returncode == 0 and "gave no games" not in done.stderr, done.stderr
     import pandas as pd
 
     games = pd.read_csv(tmp_path / "games.csv")
     assert set(games["file"].map(lambda name: Path(name).name)) == {path.name for path in files}
-    done = run("index", str(every_format), "-o", str(tmp_path / "archive.sqlite"))
+    done = run("index", str(every_format), str(json_file), "-o", str(tmp_path / "archive.sqlite"))
     assert done.returncode == 0, done.stderr
     found = run("find", str(tmp_path / "archive.sqlite"), "4HPwATDgc/ABMA")
     assert found.returncode == 0 and "occurrences" in found.stderr, found.stderr
