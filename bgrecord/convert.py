@@ -15,12 +15,13 @@ from pathlib import Path
 
 from bgrecord.issues import Issue, Severity
 from bgrecord.outputs import OutputError, check_target, write_output
+from bgrecord.position import Variant
 from bgrecord.reader import iter_matches
 from bgrecord.replay import replay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
 from bgrecord.validate import guarded
-from bgrecord.writers import write_json, write_mat, write_sgf
+from bgrecord.writers import CannotWrite, write_json, write_mat, write_sgf
 
 TARGETS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "ogxm": ".ogxm", "ogxms": ".ogxms"}
 
@@ -56,13 +57,16 @@ def converted(source: str | Path | Input, target: str, rules: str | None = None)
         errors += [i for i in match.all_issues() if i.severity is Severity.ERROR]
         errors += [i for g in games for i in g.issues if i.severity is Severity.ERROR]
         if target == "mat":
-            pieces.append(write_mat(match, games))
+            try:
+                pieces.append(write_mat(match, games))
+            except CannotWrite as exc:
+                raise ConversionRefused(str(exc)) from None
         elif target == "sgf":
-            pieces.append(write_sgf(match, games, ruleset.crawford, ruleset.jacoby))
+            pieces.append(write_sgf(match, games, ruleset.crawford, ruleset.jacoby, ruleset.variant is Variant.NACKGAMMON))
         elif target == "json":
             pieces.append(write_json(match, games, ruleset.jacoby))
         elif match.games:
-            from bgrecord.formats.ogxm import OgxmWriteError, write_ogxm
+            from bgrecord.formats.ogxm_writer import OgxmWriteError, write_ogxm
 
             try:
                 members.append(write_ogxm(match, games))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
 
+from bgrecord.extras import MissingExtra
 from bgrecord.issues import Issue, Severity, count
 from bgrecord.reader import iter_games
 from bgrecord.records import GameRecord, MatchRecord
@@ -86,10 +87,12 @@ def replayed(source: Input | str | Path, rules: str | None = None, steps: bool =
 
 
 def guarded(path: str, work: Callable[[], T], on_failure: Callable[[Issue], T]) -> T:
-    """``work()``, or ``on_failure`` of an ``internal`` issue when bgrecord fails on the file."""
+    """``work()``, or ``on_failure`` of an ``internal`` issue when bgrecord fails on the file.
+    A missing optional package (:class:`~bgrecord.extras.MissingExtra`) is the environment's
+    problem, not the file's: it is raised."""
     try:
         return work()
-    except (OSError, KeyboardInterrupt, SystemExit):
+    except (OSError, KeyboardInterrupt, SystemExit, MissingExtra):
         raise
     except Exception as exc:  # noqa: BLE001 - any failure of ours on one file is reported on that file
         return on_failure(internal_issue(path, exc))
@@ -100,7 +103,7 @@ def guarded_steps(path: str, work: Iterator[T], on_failure: Callable[[Issue], No
     the file part way (what came before it stands)."""
     try:
         yield from work
-    except (OSError, KeyboardInterrupt, SystemExit):
+    except (OSError, KeyboardInterrupt, SystemExit, MissingExtra):
         raise
     except Exception as exc:  # noqa: BLE001 - as in guarded
         on_failure(internal_issue(path, exc))

@@ -13,15 +13,27 @@ from bgrecord import __version__
 from bgrecord.cli.analyzing import analyze
 from bgrecord.cli.board import board, demo
 from bgrecord.cli.check import read, validate
-from bgrecord.cli.common import worker_count
+from bgrecord.cli.common import Failure, worker_count
 from bgrecord.cli.converting import convert
 from bgrecord.cli.database import find, index
 from bgrecord.cli.replaying import replay_command
 from bgrecord.cli.tables import stats
+from bgrecord.extras import MissingExtra
+
+
+class _Commands(click.Group):
+    """The command group; an optional package missing wherever a command needs it is the
+    one line that names its extra (exit status 2), never an issue of a file."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except MissingExtra as exc:
+            raise Failure(str(exc)) from None
 
 
 # A fixed width keeps --help identical everywhere, so docs/cli.md can be checked against it.
-@click.group(name="bgrecord", context_settings={"help_option_names": ["-h", "--help"], "terminal_width": 100, "max_content_width": 100})
+@click.group(name="bgrecord", cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "terminal_width": 100, "max_content_width": 100})
 @click.version_option(__version__, prog_name="bgrecord")
 def main() -> None:
     """Read, re-validate, replay and mine backgammon match records."""

@@ -58,6 +58,7 @@ FORMATS = {
     "ogxm": Format("ogxm", "an OGXM match or stream", "ogxm"),
     "fibs": Format("fibs", "a FIBS oldmoves log", "fibs"),
     "snowie": Format("snowie", "a Snowie text position", "snowie"),
+    "json": Format("json", "bgrecord's JSON", "bgrjson"),
 }
 
 # Where a folder is searched: the endings of the files the formats above are kept in.
@@ -73,6 +74,7 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 _SGF_GAMES = {"1": "Go", "2": "Othello", "3": "chess", "4": "Gomoku", "5": "Nine Men's Morris", "7": "Chinese chess",
               "8": "Shogi", "9": "Lines of Action", "10": "Ataxx", "11": "Hex", "16": "Amazons"}  # fmt: skip
 _BGF = re.compile(rb'\s*\{\s*"format"\s*:\s*"BGF"')
+_JSON = re.compile(rb'\s*\[?\s*\{\s*"bgrecord"\s*:')
 _SGF_GAME = re.compile(rb"GM\s*\[\s*([0-9]{1,6})\s*\]")
 _FIBS = re.compile(r"^Score is [0-9]+-[0-9]+ in (?:a [0-9]+ point|an unlimited) match", re.M)
 _SNOWIE = re.compile(r"^[ \t]*(?:[^;\n]*;){39}")
@@ -90,6 +92,8 @@ def detect(source: Input) -> Format | Refusal:
             return Refusal(what)
     if _BGF.match(head):
         return FORMATS["bgf"]
+    if _JSON.match(head):
+        return FORMATS["json"]
     bom = has_bom(head)
     if bom and not bom.startswith("utf-8"):
         text = head.decode(bom, errors="replace").lstrip("\ufeff")
@@ -157,7 +161,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """The games of ``source`` in whatever format it is (see :func:`detect`)."""
     try:
         inner = unpacked(source)
-    except (CorruptInput, ImportError, InputTooLarge) as exc:
+    except (CorruptInput, InputTooLarge) as exc:  # a missing package is the environment's: it is raised
         yield refused(source, f"{exc}", "corrupt"), None
         return
     if inner is not None:

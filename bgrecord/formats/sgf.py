@@ -7,7 +7,9 @@ written as a second ``double`` (by the doubled player, before any take): it is r
 beaver, a third as a raccoon. The variant in ``RU[Crawford:Nackgammon]`` (the part that is no
 rule) is given as the ``Variation`` tag. A resignation has no node in GNU Backgammon's SGF: it is read
 from ``RE[W+2R]``; Gibbon (libgsgf) writes ``B[resign:2]`` (an offer, by level) and the
-other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``.
+other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``. A last node holding only
+``PL`` and ``DI`` is dice rolled and not played (before a resignation), as a .mat's ``???``;
+``CV`` and ``CP`` before the first action are the cube the game starts with.
 
 Does not check: whether moves are legal, whether scores add up (the replay's work).
 """
@@ -159,7 +161,8 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """The games of an SGF collection, each as soon as its tree is read (one parse per game
     tree: a tree that does not parse costs one error, the others are read). The text between
     trees stays with the game before it (or the match, before the first), so that the
-    records give the file back."""
+    records give the file back. A tree whose ``MI`` says game 0 after other games starts
+    another match (a file of several matches, as bgrecord writes one)."""
     encoding, blocks = source.text_blocks()
     match = MatchRecord(source.name, "sgf", encoding)
     path = source.name
@@ -189,6 +192,11 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
             continue
         index += 1
         game = _read_tree(match, index, text, line, column, issue)
+        if game is not None and index > 1 and game.number == 1 and held is not None:  # MI[game:0] again: a new match
+            yield match, held
+            held, index = None, 1
+            match = MatchRecord(source.name, "sgf", encoding)
+            game = _read_tree(match, index, text, line, column, issue)
         if game is None:
             (held if held is not None else match).raw += text
             continue
@@ -265,19 +273,25 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
     doubles = 0
     for node in nodes:
         props = {prop.ident: prop for prop in node}
+        if not any(isinstance(action, (Roll, CubeAction)) for action in game.actions):
+            _starting_cube(game, props)
         for player, ident in ((0, "W"), (1, "B")):
             if ident in props:
                 action, doubles = _action(props[ident], player, doubles, game, path)
                 if action is not None:
                     game.actions.append(action)
         setup = [prop for prop in node if prop.ident in _SETUP]
-        if setup and node is not nodes[0] or (node is nodes[0] and any(p.ident in ("AE", "AW", "AB") for p in setup)):
+        rolled = _rolled(node, setup) if node is nodes[-1] and node is not nodes[0] else None
+        if rolled is not None:
+            game.actions.append(rolled)
+        elif setup and node is not nodes[0] or (node is nodes[0] and any(p.ident in ("AE", "AW", "AB") for p in setup)):
             token = setup[0].token
             text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
             dice = props["DI"].values[0] if "DI" in props else ""
+            on_roll = {"W": 0, "B": 1}.get(props["PL"].values[0].strip()[:1].upper()) if "PL" in props else None
             game.actions.append(
                 SetPosition(None, None, token.line or 1, token.column or 1, text, "sgf", text,
-                            (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None)
+                            (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None, on_roll)
             )
     if "RE" in root:
         prop = root["RE"]
@@ -296,6 +310,32 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                 .at(path=path, game=index)
             )
     return game
+
+
+def _starting_cube(game: GameRecord, props: dict[str, Property]) -> None:
+    """The cube set before the game's first action: ``CV[4]`` its value, ``CP[w]``, ``CP[b]``
+    or ``CP[c]`` its owner (White, Black, centred)."""
+    if "CV" in props:
+        value = number(props["CV"].values[0].strip(), MAX_CUBE)
+        game.initial_cube = value if value and value & (value - 1) == 0 else game.initial_cube
+    if "CP" in props:
+        game.initial_cube_owner = {"w": 0, "b": 1}.get(props["CP"].values[0].strip()[:1].lower())
+
+
+def _rolled(node: list[Property], setup: list[Property]) -> Roll | None:
+    """The last node of a game that only says who is on roll and the dice (``PL[B]DI[33]``):
+    GNU Backgammon's record of dice rolled and not played (the game ended: a resignation),
+    read as a roll without a play, as a .mat's ``33: ???``."""
+    props = {prop.ident: prop for prop in setup}
+    if len(setup) != len(node) or set(props) != {"PL", "DI"}:
+        return None
+    player = {"W": 0, "B": 1}.get(props["PL"].values[0].strip().upper())
+    dice = props["DI"].values[0].strip()
+    if player is None or not re.fullmatch(r"[1-6]{2}", dice):
+        return None
+    token = props["DI"].token
+    text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
+    return Roll(player, None, token.line or 1, token.column or 1, text, (int(dice[0]), int(dice[1])), (), "unplayed")
 
 
 def _first(root: dict[str, Property], ident: str) -> str:

@@ -50,8 +50,8 @@ def _sgf_setup(setup: str, current: Position | None) -> Position:
                 if not "a" <= letter <= "y":
                     raise ValueError(f"no point {value!r}")
                 sides[player][point_of(letter, player)] += 1
-            elif ident == "PL":
-                turn = 0 if value.upper() == "W" else 1
+            elif ident == "PL":  # W, B, or a word starting so ("White", "bLaCk")
+                turn = 0 if value.strip()[:1].upper() == "W" else 1
     for side in sides:
         side[0] = CHECKERS - sum(side[1:])
     position = Position((tuple(sides[0]), tuple(sides[1])), turn)
