@@ -173,7 +173,7 @@ GIBBON = ("(;FF[4]GM[6]MI[length:7][game:0][ws:0][bs:0]PW[alice]PB[bob]{re};W[31
 
 
 def gibbon_resignation(re: str, offered: int) -> tuple[tuple[int, int] | None, list[str], list[str]]:
-    (played,) = replay(read_match(GIBBON.format(re=re, offered=offered)))
+    (played,) = replay(read_match_text(GIBBON.format(re=re, offered=offered)))
     result = (played.result.winner, played.result.points) if played.result else None
     readings = [i.message for i in played.issues if i.code == "resign-reading"]
     return result, readings, [i.code for i in played.issues if i.severity is Severity.ERROR]

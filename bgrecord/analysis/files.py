@@ -22,12 +22,12 @@ from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMa
 from bgrecord.analysis.measures import CUBE_CATEGORIES, GameSums, Judged, Sums, derived, judge_answer, judge_double, judge_no_double, judge_play, skill
 from bgrecord.ids import GameState
 from bgrecord.issues import Severity
+from bgrecord.matchkeys import MatchKeys, game_fingerprint
 from bgrecord.position import Play, Position
 from bgrecord.records import Action, CubeAction, MatchRecord, Result, Roll
 from bgrecord.replay import GameReplay, Step
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.stats import MatchKeys, game_fingerprint
 from bgrecord.validate import guarded, replayed
 from bgrecord.words import notation
 from bgrecord.writers import step_state, write_mat
