@@ -25,11 +25,11 @@ from dataclasses import replace
 from typing import Iterator
 
 from bgrecord.issues import Issue, Severity
-from bgrecord.records import Comment, GameRecord, MatchRecord, Result, Roll, SetPosition
+from bgrecord.records import Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition
 from bgrecord.position import Variant
 from bgrecord.replay.game import GameReplayer
 from bgrecord.replay.repeats import OpeningRuns, Repeats, opening_failure
-from bgrecord.replay.state import GameReplay
+from bgrecord.replay.state import GameReplay, GameResult
 from bgrecord.rules import RuleSet, rules_for
 from bgrecord.variants import named_variant
 
@@ -68,13 +68,42 @@ class MatchReplayer:
         """Replay ``game``; yields the game before it, now that its end can be judged."""
         held = self.held
         if held is not None and held.result is None and held.checked and _claimed(held) is None and self.unsupported is None:
-            self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
+            if not self.resigned_by_score(held, game):
+                self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
         out = self.unplayed(game) if self.unsupported is not None else self.play(game)
         self.repeats.fold(game, game.issues, out.issues)
         if held is not None:
             yield held
         self.previous = game
         self.held = out
+
+    def resigned_by_score(self, held: GameReplay, game: GameRecord) -> bool:
+        """SGF's result (``RE``) is optional, and some writers leave it out: a game that stops
+        with no result, where the next game's score gives one player 1, 2 or 3 times the cube
+        (a resignation's worth), ended by that resignation (info)."""
+        if self.match.format != "sgf" or "RE" in held.game.properties or None in game.scores or not _played(held.game):
+            return False
+        last = next((a for a in reversed(held.game.actions) if not isinstance(a, Comment)), None)
+        if isinstance(last, CubeAction) and last.kind in ("double", "beaver", "raccoon"):
+            return False  # a double left unanswered: no resignation
+        keys, next_keys = _keys(held.game), _keys(game)
+        if set(keys) != set(next_keys):
+            return False
+        for start in filter(None, (held.score, self.counted_before)):  # the game's score line, or the count where that line is wrong
+            before = dict(zip(keys, start))
+            gained = {key: int(value) - before[key] for key, value in zip(next_keys, game.scores)}  # type: ignore[arg-type]
+            winners = [key for key, points in gained.items() if points]
+            if len(winners) == 1 and gained[winners[0]] in (held.cube, 2 * held.cube, 3 * held.cube):
+                break
+        else:
+            return False
+        winner, points = keys.index(winners[0]), gained[winners[0]]
+        held.result = GameResult(winner, points, points // held.cube, "resign")
+        self.issue(held, Severity.INFO, "result", "resign-from-score",
+                   f"the game stops with no result (RE), and the next game's score gives {held.game.names[winner] or 'the winner'} {points}"
+                   f" point{'s' if points != 1 else ''}: read as a resignation")  # fmt: skip
+        self.settle(held)
+        return True
 
     def play(self, game: GameRecord) -> GameReplay:
         """``game`` replayed, its score checked."""
@@ -284,6 +313,10 @@ def _claimed(out: GameReplay) -> tuple[int, int] | None:
         if isinstance(action, Result) and action.kind == "win" and action.player is not None and action.points is not None:
             return action.player, action.points
     return None
+
+
+def _played(game: GameRecord) -> bool:
+    return any(isinstance(action, (Roll, CubeAction)) for action in game.actions)
 
 
 def _marked(game: GameRecord) -> bool:
