@@ -288,8 +288,8 @@ class MatchReplayer:
             if loser is not None:
                 self.net_after[loser] -= by_replay[1]
         self.counted_before = None
-        if self.length:
-            self.match_over = max(self.after.values()) >= self.length and max(self.claimed_after.values()) >= self.length
+        if self.length:  # over when the score carried, the result claimed and the count (where a score line was wrong) all say so
+            self.match_over = all(max(after.values()) >= self.length for after in (self.after, self.claimed_after, self.counted_after))
 
     @staticmethod
     def add(out: GameReplay, won: tuple[str, int] | None, before: tuple[int, int] | None = None) -> dict[str, int]:
