@@ -3,8 +3,8 @@
 every game, and a defect injected into the match is still told once, at its property, in every
 dialect that can show it.
 
-``BGRECORD_DIALECT_MATCHES`` (a number) sets how many matches each dialect is tried on (default 3:
-the three samples and matches taken in turn); more for a longer run.
+``BGRECORD_DIALECT_MATCHES`` (a number) sets how many matches each dialect is tried on (default 2,
+taken in turn from the samples and tests/data/gnubg); more for a longer run.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from test_dialects import BLIND, MUTATORS, models
 from bgrecord.issues import Issue, Severity
 from bgrecord.validate import validate_file
 
-MATCHES = int(os.environ.get("BGRECORD_DIALECT_MATCHES", "3"))
+MATCHES = int(os.environ.get("BGRECORD_DIALECT_MATCHES", "2"))
 NAMES = sorted(DIALECTS)
 
 

@@ -120,3 +120,15 @@ def test_a_defect_is_told_once_at_its_line_in_a_fibs_log(name: str, tmp_path: Pa
 def test_a_defect_is_told_once_at_its_line_in_single_games(tmp_path: Path) -> None:
     every = models()
     recall(render_gam, {"header-score"}, "gam", tmp_path, every[3:6], ".gam")
+
+
+def test_a_fibs_score_line_the_other_way_round_is_read_as_the_games_before_say(tmp_path: Path) -> None:
+    game = "{x} is X - {o} is O\n{a}: (3 1) 8-5 6-5\n{b}: (4 2) 8-4 6-4\n{a}: doubles\n{b}: rejects the double.\n{a}: wins 1 point.\n\n"
+    first = "Score is 0-0 in a 5 point match.\n" + game.format(x="alice", o="bob", a="X", b="O")
+    # game 2: bob is X, and the score is bob 0, alice 1
+    for second, codes, note in (("Score is 0-1", [], None), ("Score is 1-0", [], "score-swapped"), ("Score is 0-2", ["header-score"], None)):
+        path = tmp_path / "swap.txt"
+        path.write_text(first + second + " in a 5 point match.\n" + game.format(x="bob", o="alice", a="O", b="X"), encoding="utf-8")
+        report = validate_file(path)
+        assert [i.code for i in report.issues if i.severity is Severity.ERROR] == codes
+        assert (note in [i.code for i in report.issues]) if note else "score-swapped" not in [i.code for i in report.issues]

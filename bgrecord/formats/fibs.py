@@ -8,6 +8,8 @@ numbering, one fixed frame: each side's moves are turned into the mover's number
 their direction (ascending moves are counted from the other end), as GNU Backgammon's
 import.c (``ImportOldmoves``) does. The player named X in the first game is player 0;
 when the sides swap between games, the names decide. Other lines are free text and skipped.
+A ``Score is`` line whose scores are the other way round from what the games before say (a FIBS
+bug GNU Backgammon's importer corrects) is read the way nearer them, with an info.
 
 What this reader does not check: the rules (the replay does).
 """
