@@ -85,8 +85,9 @@ class SgfDialect:
     money_info: bool = True  # MI written in money play
     rules: str = "gnubg"  # gnubg (Crawford, CrawfordGame on that game, Jacoby), always-crawford-game, none
     cube_root: bool = False  # CO[c] (or CO[n] in the Crawford game) in the root: the spec's cube position
-    result: str = "root"  # root, last-node (RE at the end of the last node), none
+    result: str = "root"  # root, last-node (RE at the end of the last node), none, unknown (RE[?])
     resign_mark: str = "R"  # RE[W+2R] or RE[W+2Resign]
+    resign_points: bool = True  # False: a resignation's RE names the winner only (RE[W+Resign], as Go writes it)
     date: str = "2024-05-17"
     names: Optional[tuple[str, str]] = None
     node_start: str = "\n;"  # before each node after the root
@@ -303,8 +304,11 @@ def root_props(dialect: SgfDialect, match: Match, game: Game, crawford: bool) ->
     if dialect.cube_root:
         props["CO"] = "[n]" if crawford else "[c]"
     if won is not None and dialect.result == "root":
-        props["RE"] = f"[{'WB'[won.player]}+{won.value}{dialect.resign_mark if game.resigned else ''}]"
-        cells["RE"] = won
+        points = "" if game.resigned and not dialect.resign_points else won.value
+        props["RE"] = f"[{'WB'[won.player]}+{points}{dialect.resign_mark if game.resigned else ''}]"
+        cells["RE"] = won if points else None
+    elif dialect.result == "unknown":
+        props["RE"] = "[?]"
     ordered = [(name, props[name], cells.get(name)) for name in dialect.root_order if name in props]
     if dialect.analysis:
         ordered.append(("", GAME_STATS, None))
@@ -479,6 +483,8 @@ DIALECTS: dict[str, SgfDialect] = {
     "result-last-node": replace(GNUBG, result="last-node", why="the C# library appends RE at the end of the game"),
     "no-result": replace(GNUBG, result="none", why="the Python converter and move-dumper write no RE"),
     "resign-word-mark": replace(GNUBG, resign_mark="Resign", why="the spec and Gibbon: RE[W+2Resign]"),
+    "resign-no-points": replace(GNUBG, resign_mark="Resign", resign_points=False, why="SGF's general RE: W+Resign (W+R) names the winner of a resignation, no points (gnubg reads 1)"),
+    "result-unknown": replace(GNUBG, result="unknown", why="SGF's general RE: '?' an unknown result"),
     "escaped-names": replace(GNUBG, names=("Anne [the] Marie", "C:\\Users\\bob"), why="gnubg escapes ']' and '\\' in names"),
     "empty-names": replace(GNUBG, names=("", ""), why="a game saved before the names were set"),
     # --- the nodes ---
@@ -526,7 +532,7 @@ def mixed(seed: int) -> SgfDialect:
         "root_order": [ROOT_ORDER, ("FF", "GM", "CA", "AP", "MI", "PB", "PW", "RE", "RU"), tuple(reversed(ROOT_ORDER))],
         "root_break": ["", "\n"], "info_keys": [("length", "game", "ws", "bs"), ("game", "length", "bs", "ws")],
         "info_case": ["lower", "title"], "first_game": [0, 1], "money_info": [True, False],
-        "rules": ["gnubg", "none", "always-crawford-game"], "cube_root": [False, True], "result": ["root", "root", "last-node"],
+        "rules": ["gnubg", "none", "always-crawford-game"], "cube_root": [False, True], "result": ["root", "root", "last-node", "unknown"], "resign_points": [True, True, False],
         "resign_mark": ["R", "Resign"], "node_start": ["\n;", ";", "\n  ;"], "close": [")", "\n)"], "tree_end": ["\n", "\n\n", ""],
         "dice_order": ["written", "high", "low"], "move_order": ["written", "high", "random"], "joined": [False, True],
         "comments": [(), COMMENTS], "analysis": [False, True], "times": [False, True], "empty_nodes": [False, True],

@@ -105,3 +105,21 @@ def test_a_soft_line_break_in_a_comment_keeps_the_games_after_it(tmp_path: Path)
     first = game(0, (0, 0), f"{OPENING}C[a soft\\\nline break];W[double];B[drop]", "W+1")
     errors, _, games = report(tmp_path, first + game(1, (1, 0), f"{OPENING};W[double];B[drop]", "W+1"))
     assert (errors, games) == ([], 2)
+
+
+def test_a_resignation_written_without_points_takes_them_from_the_next_score(tmp_path: Path) -> None:
+    """RE[W+Resign] (SGF's general form: the winner only): the next game's score gives the points."""
+    text = game(0, (0, 0), OPENING, "W+Resign") + game(1, (2, 0), f"{OPENING};W[double];B[drop]", "W+1")
+    errors, notes, _ = report(tmp_path, text)
+    assert errors == [] and "resign-from-score" in notes
+    errors, _, _ = report(tmp_path, text.replace("W+Resign", "B+R"))  # the next score says White won it
+    assert [code for code, _, _ in errors] == ["no-result"]
+    errors, notes, _ = report(tmp_path, game(0, (0, 0), OPENING, "W+R"))  # nothing after it tells the points
+    assert errors == [] and "resign-unscored" in notes
+
+
+def test_an_unknown_result_is_no_claim(tmp_path: Path) -> None:
+    errors, notes, _ = report(tmp_path, game(0, (0, 0), f"{OPENING};W[double];B[drop]", "?"))
+    assert errors == [] and "result" not in notes
+    errors, notes, _ = report(tmp_path, game(0, (0, 0), f"{OPENING};W[double];B[drop]", "W+2X"))
+    assert "result" in notes  # what does not read is said

@@ -35,6 +35,7 @@ _ESCAPE = re.compile(r"\\(.)", re.S)
 _RULES = {"crawford", "crawfordgame", "jacoby", "nocube", "beaver", "beavers", "holland"}  # RU's rules (gnubg's sgf.c)
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
 _RESULT = re.compile(r"([WB])\+([0-9]+)(R|Resign)?$", re.I)
+_UNSCORED = re.compile(r"(?:([WB])\+(?:R|Resign)?|\?|Void)$", re.I)  # a winner without points (W+R, W+Resign), unknown (?), none (Void)
 _RESIGN = re.compile(r"resign(?::([0-9]{1,6}))?$", re.I)
 _MOVE = re.compile(r"([1-6])([1-6])((?:[a-z]{2}){0,4})$")
 
@@ -316,12 +317,23 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                 Result(player, None, prop.token.line or 1, prop.token.column or 1, f"RE[{prop.values[0]}]", "win",
                        int(found.group(2)), False, bool(found.group(3)))
             )
+        elif _UNSCORED.match(prop.values[0].strip()):
+            game.properties["RE"] = prop.values  # no points written: the next game's score may tell them (replay)
         elif prop.values[0].strip():
             game.issues.append(
                 format_issue(Severity.WARNING, "result", f"unreadable result RE[{prop.values[0]}]", prop.token.line, prop.token.column)
                 .at(path=path, game=index)
             )
     return game
+
+
+def unscored_result(value: str) -> tuple[bool, int | None]:
+    """Whether an ``RE`` value writes no points (``W+R``, ``W+Resign``, ``?``, ``Void``, or
+    nothing), and the winner it names (0 White, 1 Black, None: not named)."""
+    found = _UNSCORED.match(value.strip())
+    if not value.strip() or found is None:
+        return not value.strip(), None
+    return True, None if found.group(1) is None else "WB".index(found.group(1).upper())
 
 
 def _first(root: dict[str, Property], ident: str) -> str:

@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from bgrecord.issues import Issue, Severity
+from bgrecord.formats.sgf import unscored_result
 from bgrecord.records import Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition
 from bgrecord.position import Variant
 from bgrecord.replay.game import GameReplayer
@@ -68,7 +69,7 @@ class MatchReplayer:
         """Replay ``game``; yields the game before it, now that its end can be judged."""
         held = self.held
         if held is not None and held.result is None and held.checked and _claimed(held) is None and self.unsupported is None:
-            if not self.resigned_by_score(held, game):
+            if not self.resigned_by_score(held, game) and not self.resigned_unscored(held, game):
                 self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
         out = self.unplayed(game) if self.unsupported is not None else self.play(game)
         self.repeats.fold(game, game.issues, out.issues)
@@ -78,10 +79,12 @@ class MatchReplayer:
         self.held = out
 
     def resigned_by_score(self, held: GameReplay, game: GameRecord) -> bool:
-        """SGF's result (``RE``) is optional, and some writers leave it out: a game that stops
-        with no result, where the next game's score gives one player 1, 2 or 3 times the cube
-        (a resignation's worth), ended by that resignation (info)."""
-        if self.match.format != "sgf" or "RE" in held.game.properties or None in game.scores or not _played(held.game):
+        """SGF's result (``RE``) is optional, and some writers leave it out or write no points
+        (``RE[W+Resign]``, ``RE[?]``): a game that stops with no result, where the next game's
+        score gives one player (the one ``RE`` names, if it does) 1, 2 or 3 times the cube (a
+        resignation's worth), ended by that resignation (info)."""
+        unscored, named = unscored_result((held.game.properties.get("RE") or ("",))[0])
+        if self.match.format != "sgf" or not unscored or None in game.scores or not _played(held.game):
             return False
         last = next((a for a in reversed(held.game.actions) if not isinstance(a, Comment)), None)
         if isinstance(last, CubeAction) and last.kind in ("double", "beaver", "raccoon"):
@@ -98,11 +101,26 @@ class MatchReplayer:
         else:
             return False
         winner, points = keys.index(winners[0]), gained[winners[0]]
+        if named is not None and named != winner:
+            return False  # RE[W+R] names the other player
         held.result = GameResult(winner, points, points // held.cube, "resign")
         self.issue(held, Severity.INFO, "result", "resign-from-score",
                    f"the game stops with no result (RE), and the next game's score gives {held.game.names[winner] or 'the winner'} {points}"
                    f" point{'s' if points != 1 else ''}: read as a resignation")  # fmt: skip
         self.settle(held)
+        return True
+
+    def resigned_unscored(self, held: GameReplay, game: GameRecord | None) -> bool:
+        """SGF's ``RE[W+Resign]`` (a winner, no points) where no score after it tells the points
+        (the last game, or a next game without scores): a resignation worth what the record does
+        not say (info)."""
+        if self.match.format != "sgf" or game is not None and None not in game.scores:
+            return False
+        _, named = unscored_result((held.game.properties.get("RE") or ("",))[0])
+        if named is None:
+            return False
+        self.issue(held, Severity.INFO, "result", "resign-unscored",
+                   f"RE[{held.game.properties['RE'][0][:20]}]: {held.game.names[1 - named] or 'the loser'} resigned; the record gives no points")  # fmt: skip
         return True
 
     def play(self, game: GameRecord) -> GameReplay:
@@ -159,7 +177,7 @@ class MatchReplayer:
         standing = f"{held.score[0]}-{held.score[1]}" if self.after is None else "-".join(str(self.after.get(k, 0)) for k in _keys(held.game))
         if all(isinstance(action, (SetPosition, Comment)) for action in held.game.actions):
             pass  # a position (an .xgp or Snowie file), not a game: nothing is unfinished
-        elif held.result is None and held.checked and _claimed(held) is None:
+        elif held.result is None and held.checked and _claimed(held) is None and not self.resigned_unscored(held, None):
             where = f" (the match stands at {standing} of {self.length})" if self.length else ""
             self.issue(held, Severity.INFO, "structure", "unfinished-game", f"the last game is unfinished{where}")
         elif self.length and not self.match_over and not self.past_end and (held.result is not None and held.checked or _claimed(held)):
