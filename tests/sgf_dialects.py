@@ -390,14 +390,14 @@ def render_trees(match: Match, dialect: SgfDialect) -> list[str]:
     return [("\ufeff" if dialect.bom else "") + "".join(text.parts).replace("\n", dialect.newline) for text in files]
 
 
-def position_nodes(dialect: SgfDialect, game: Game, rng: random.Random) -> list[Node]:
-    """The game cut before a roll half-way, written as a position: gnubg's ``save position``
-    (the board, the cube's value and owner, the dice) or the C# library's separate nodes."""
+def halfway(game: Game, cut: Optional[int] = None) -> tuple[Board, int, Optional[int], Cell]:
+    """The board, the cube's value and owner before a roll half-way through ``game`` (or the
+    cell at ``cut``), and that roll."""
     board = Board()
     rolls = [k for k, cell in enumerate(game.cells) if cell.kind == "roll"]
-    cut = rolls[len(rolls) // 2] if rolls else 0
+    at = (rolls[len(rolls) // 2] if rolls else 0) if cut is None else cut
     cube, owner = 1, None
-    for cell in game.cells[:cut]:
+    for cell in game.cells[:at]:
         if cell.kind == "roll":
             board.play(cell.player, cell.moves)
         elif cell.kind in ("double", "beaver", "raccoon"):
@@ -406,9 +406,14 @@ def position_nodes(dialect: SgfDialect, game: Game, rng: random.Random) -> list[
                 owner = cell.player
         elif cell.kind == "take":
             owner = cell.player
-    roll = game.cells[cut]
+    return board, cube, owner, game.cells[at]
+
+
+def position_nodes(dialect: SgfDialect, game: Game, rng: random.Random) -> list[Node]:
+    """The game cut before a roll half-way, written as a position: gnubg's ``save position``
+    (the board, the cube's value and owner, the dice) or the C# library's separate nodes."""
+    board, cube, owner, roll = halfway(game)
     assert roll.dice is not None
-    roll.line = 0
     for cell in game.cells:
         cell.line = 0
     holder = "c" if owner is None else "wb"[owner]

@@ -123,7 +123,8 @@ def take_without_double(lines: list[str], match: MatchRecord, rng: random.Random
     return replace_at(lines, action.line, action.column, action.text, "Takes"), action.line, game.index
 
 
-def double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+def non_owner_rolls(match: MatchRecord) -> list[tuple[GameRecord, Roll]]:
+    """Each take, and the doubler's next roll (where a double would be the non-owner's)."""
     options = []
     for game in match.games:
         for index, action in enumerate(game.actions):
@@ -131,6 +132,11 @@ def double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random
                 later = [a for a in game.actions[index + 1 :] if isinstance(a, Roll) and a.player != action.player]
                 if later:
                     options.append((game, later[0]))
+    return options
+
+
+def double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    options = non_owner_rolls(match)
     if not options:
         return None
     game, roll = rng.choice(options)
@@ -149,12 +155,16 @@ def crawford_double(lines: list[str], match: MatchRecord, rng: random.Random) ->
     return replace_at(lines, roll.line, roll.column, roll.text, "Doubles => 2"), roll.line, game.index
 
 
-def wins_value(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
-    # only where the replay knows the points: a resignation's Wins line is what says its level,
-    # and the game that wins a match may be credited the points it needed
+def known_wins(match: MatchRecord) -> list[tuple[GameRecord, Result]]:
+    """The result lines whose points the replay knows: not a resignation's (its line is what says
+    its level), not the last game's (the game that wins a match may be credited what it needed)."""
     known = {g.game.index for g in replay(match) if g.result and g.result.ended_by != "resign"}
     known.discard(match.games[-1].index)
-    found = [(g, a) for g in match.games for a in g.actions if isinstance(a, Result) and a.kind == "win" and g.index in known]
+    return [(g, a) for g in match.games for a in g.actions if isinstance(a, Result) and a.kind == "win" and g.index in known]
+
+
+def wins_value(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    found = known_wins(match)
     if not found:
         return None
     game, action = rng.choice(found)
@@ -302,13 +312,7 @@ def sgf_take_without_double(lines: list[str], match: MatchRecord, rng: random.Ra
 
 
 def sgf_double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
-    options = []
-    for game in match.games:
-        for index, action in enumerate(game.actions):
-            if isinstance(action, CubeAction) and action.kind == "take":
-                later = [a for a in game.actions[index + 1 :] if isinstance(a, Roll) and a.player != action.player]
-                if later:
-                    options.append((game, later[0]))
+    options = non_owner_rolls(match)
     if not options:
         return None
     game, roll = rng.choice(options)
@@ -316,9 +320,7 @@ def sgf_double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Ra
 
 
 def sgf_wins_value(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
-    known = {g.game.index for g in replay(match) if g.result and g.result.ended_by != "resign"}
-    known.discard(match.games[-1].index)
-    found = [(g, a) for g in match.games for a in g.actions if isinstance(a, Result) and a.kind == "win" and g.index in known]
+    found = known_wins(match)
     if not found:
         return None
     game, action = rng.choice(found)

@@ -27,6 +27,7 @@ from typing import Optional
 
 from dialects import GNUBG as MAT
 from dialects import Cell, Match, render
+from sgf_dialects import halfway
 
 
 # --- FIBS oldmoves ---
@@ -152,46 +153,18 @@ class SnowieDialect:
 
 def render_snowie(match: Match, game_index: int, dialect: SnowieDialect, cut: Optional[int] = None) -> tuple[str, Cell]:
     """A position of ``match``'s game half-way (before a roll), as Snowie's 40 fields; and the roll."""
-    game = match.games[game_index]
-    rolls = [k for k, cell in enumerate(game.cells) if cell.kind == "roll"]
-    at = rolls[len(rolls) // 2] if cut is None else cut
-    board = _Board()
-    cube, owner = 1, None
-    for cell in game.cells[:at]:
-        if cell.kind == "roll":
-            board.play(cell.player, cell.moves)
-        elif cell.kind in ("double", "beaver", "raccoon"):
-            cube = cell.value or 2 * cube
-            owner = cell.player if cell.kind != "double" else owner
-        elif cell.kind == "take":
-            owner = cell.player
-    roll = game.cells[at]
+    board, cube, owner, roll = halfway(match.games[game_index], cut)
     assert roll.dice is not None
     me, other = roll.player, 1 - roll.player
-    names = dialect.names or game.names
-    fields = [match.length, 0, 0, 0, 0, names[me], names[other], 0, game.scores[me], game.scores[other], cube,
+    names = dialect.names or match.games[game_index].names
+    scores = match.games[game_index].scores
+    fields = [match.length, 0, 0, 0, 0, names[me], names[other], 0, scores[me], scores[other], cube,
               0 if owner is None else 1 if owner == me else -1, dialect.bar_sign * board.sides[other][25]]
     for point in range(1, 25):  # positive: the player on roll's checkers; negative: the other's, counted from 25
         fields.append(board.sides[me][point] or -board.sides[other][25 - point])
     fields += [dialect.bar_sign * board.sides[me][25], roll.dice[0], roll.dice[1]]
     text = ";".join(f"{dialect.space}{value}" if isinstance(value, int) else value for value in fields)
     return text + dialect.trailing + dialect.newline, roll
-
-
-class _Board:
-    def __init__(self) -> None:
-        start = [0] * 26
-        for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
-            start[point] = count
-        self.sides = [list(start), list(start)]
-
-    def play(self, player: int, moves: list[tuple[int, int, bool]]) -> None:
-        for source, target, hit in moves:
-            self.sides[player][source] -= 1
-            self.sides[player][target] += 1
-            if hit:
-                self.sides[1 - player][25 - target] -= 1
-                self.sides[1 - player][25] += 1
 
 
 SNOWIE = SnowieDialect()
