@@ -1,8 +1,10 @@
 """The SGF reader: backgammon game trees (GM[6]) as GNU Backgammon writes them -> records.
 
 Parsed with ``grammars/sgf.lark``. White (``W``, ``PW``) is player 0, the left column of a
-.mat file; Black is player 1. The main line of each game tree is read; variations, analysis
-(``A``, ``DA``, ``LU``...), marks and comments are kept only in the raw text. A beaver is
+.mat file; Black is player 1. The main line of each game tree is read (its nodes, then its
+first variation's, and so on); the other variations, analysis (``A``, ``DA``, ``LU``...), marks
+and comments are kept only in the raw text. ``MI``'s tags are read in any case; ``RE`` in any
+node of the main line (some writers put it last). A beaver is
 written as a second ``double`` (by the doubled player, before any take): it is read as a
 beaver, a third as a raccoon. The variant in ``RU[Crawford:Nackgammon]`` (the part that is no
 rule) is given as the ``Variation`` tag. A resignation has no node in GNU Backgammon's SGF: it is read

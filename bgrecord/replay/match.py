@@ -82,7 +82,8 @@ class MatchReplayer:
         """SGF's result (``RE``) is optional, and some writers leave it out or write no points
         (``RE[W+Resign]``, ``RE[?]``): a game that stops with no result, where the next game's
         score gives one player (the one ``RE`` names, if it does) 1, 2 or 3 times the cube (a
-        resignation's worth), ended by that resignation (info)."""
+        resignation's worth), ended by that resignation (info); if the other player's score moved
+        too, the next score line is wrong there, and its check says so."""
         unscored, named = unscored_result((held.game.properties.get("RE") or ("",))[0])
         if self.match.format != "sgf" or not unscored or None in game.scores or not _played(held.game):
             return False
@@ -92,17 +93,20 @@ class MatchReplayer:
         keys, next_keys = _keys(held.game), _keys(game)
         if set(keys) != set(next_keys):
             return False
+        worth = (held.cube, 2 * held.cube, 3 * held.cube)
+        readings = []  # (whether the other player's score stays, the winner, the points), by each start
         for start in filter(None, (held.score, self.counted_before)):  # the game's score line, or the count where that line is wrong
             before = dict(zip(keys, start))
             gained = {key: int(value) - before[key] for key, value in zip(next_keys, game.scores)}  # type: ignore[arg-type]
-            winners = [key for key, points in gained.items() if points]
-            if len(winners) == 1 and gained[winners[0]] in (held.cube, 2 * held.cube, 3 * held.cube):
-                break
-        else:
+            winners = [key for key, points in gained.items() if points in worth and (named is None or keys.index(key) == named)]
+            if len(winners) == 1:
+                other = next(key for key in keys if key != winners[0]) if keys[0] != keys[1] else winners[0]
+                readings.append((gained[other] == 0, winners[0], gained[winners[0]]))
+        if not readings:
             return False
-        winner, points = keys.index(winners[0]), gained[winners[0]]
-        if named is not None and named != winner:
-            return False  # RE[W+R] names the other player
+        # a resignation; where the other player's score moved too, the next score line is wrong there (its error)
+        _, key, points = max(readings, key=lambda reading: reading[0])
+        winner = keys.index(key)
         held.result = GameResult(winner, points, points // held.cube, "resign")
         self.issue(held, Severity.INFO, "result", "resign-from-score",
                    f"the game stops with no result (RE), and the next game's score gives {held.game.names[winner] or 'the winner'} {points}"
