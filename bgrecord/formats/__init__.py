@@ -77,6 +77,7 @@ _BGF = re.compile(rb'\s*\{\s*"format"\s*:\s*"BGF"')
 _JSON = re.compile(rb'\s*\[?\s*\{\s*"bgrecord"\s*:')
 _SGF_GAME = re.compile(rb"GM\s*\[\s*([0-9]{1,6})\s*\]")
 _FIBS = re.compile(r"^Score is [0-9]+-[0-9]+ in (?:a [0-9]+ point|an unlimited) match", re.M)
+_FIBS_MONEY = re.compile(r"^Score is [0-9]+-[0-9]+\.?[ \t]*\r?\n[ \t]*\S+ is X - \S+ is O", re.M)  # money play: no "in a ..."
 _SNOWIE = re.compile(r"^[ \t]*(?:[^;\n]*;){39}")
 
 
@@ -110,7 +111,7 @@ def detect(source: Input) -> Format | Refusal:
         return FORMATS["sgf"]
     if stripped.startswith("JavaFIBS internal match representation"):
         return Refusal("a JavaFIBS match log (.match)")
-    if _FIBS.search(text):
+    if _FIBS.search(text) or _FIBS_MONEY.search(text):
         return FORMATS["fibs"]
     if _SNOWIE.match(stripped) and "\n" not in stripped.strip()[:2000]:
         return FORMATS["snowie"]

@@ -266,6 +266,8 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
             match, games = MatchRecord(source.name, "mat", encoding), 0
         if chunk.kind == "gam":
             match.format = "gam"
+            if match.length is None:
+                match.length = 0  # single games: money play, as GNU Backgammon's import reads them
         games += 1
         if games == 1 and chunk.kind == "game" and match.length is None and not any(i.code == "match-length" for i in match.issues):
             missing = format_issue(Severity.ERROR, "missing-match-length", "no 'N point match' line before the first game", chunk.line, 1)
