@@ -28,7 +28,12 @@ RESIGN_WORDS = r"(?i:resign(?:s|ed)?|concede[sd]?|gives?[ \t]+up|gave[ \t]+up|fo
 _GIVES_UP = re.compile(RESIGN_WORDS)
 _NOTE = re.compile(rf"(?i)cannot|can't|\?|illegal|{RESIGN_WORDS}")
 _STANDARD_RESIGN = re.compile(r"(?i)resign")  # the words every reader knows: no notice
-_WORD = re.compile(r"(?:[^ \t,*]|\*(?![0-9bBoO]))+\*?")  # a move; a hit mark may be glued to the next
+# a move; a hit mark may be glued to the next (runs of plain characters taken whole: the regex
+# engine's fast loop, not a step of the group per character)
+_WORD = re.compile(r"(?:[^ \t,*]++|\*(?![0-9bBoO]))++\*?")
+# a note needs an ASCII letter or a "?" (no other character matches one of its words' letters
+# outside i, k and s): a roll without one (no "bar", no "off") needs no search for a note
+_NOTE_SIGN = re.compile(r"[A-Za-z?]")
 
 Part = tuple[str, str, int]
 """A labelled piece of a line: (terminal name, text, column)."""
@@ -202,7 +207,7 @@ def cell_meaning(text: str) -> tuple[Any, ...]:
         dice = (int(text[0]), int(text[1]))
         after = text.index(":") + 1
         rest = text[after:]
-        note_at = _NOTE.search(rest)
+        note_at = _NOTE.search(rest) if _NOTE_SIGN.search(rest) else None
         moves = moves_of(rest[: note_at.start()] if note_at else rest, after)
         if note_at is None:
             return ("roll", dice, moves, "")
