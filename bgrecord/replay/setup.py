@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from bgrecord.formats.sgf import point_of
 from bgrecord.formats.snowie import snowie_position
 from bgrecord.position import CHECKERS, Position
 from bgrecord.records import SetPosition
@@ -38,6 +37,8 @@ def read_setup(action: SetPosition, current: Position | None) -> Position | None
 
 def _sgf_setup(setup: str, current: Position | None) -> Position:
     """SGF set-up properties (AE, AW, AB, PL) applied to the current position."""
+    from bgrecord.formats.sgf import point_of  # a .mat run needs no SGF reader
+
     sides = [list(side) for side in (current or Position.start()).sides]
     turn = current.turn if current else 0
     for ident, values in _SGF_PROPERTY.findall(setup):
