@@ -29,8 +29,11 @@ from bgrecord.source import LINE_END, Input
 _GAME = r"[ \t]*game[ \t]+[0-9]+[^\n]*"
 _MATCH = r"[ \t]*(?:[0-9]+[ \t]+points?[ \t]+match|match[ \t]+of[ \t]+[0-9]+[ \t]+points?)[^\n]*"
 _NAMES = r"[ \t]*[^\s:;#()/]+[ \t]+[^\s:;#()/]+[ \t]*"  # a .gam game's first line: two names
-_MAT_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
-_ANY_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)
+# Searched in the block after a "\n" (each block starts a line): the search jumps from line end to
+# line end, and a row ("12) ...", most lines) is passed over at its first characters.
+_NOT_ROW = r"(?![ \t]*+[0-9]++\))"
+_MAT_CUTS = re.compile(rf"\n{_NOT_ROW}(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
+_ANY_CUTS = re.compile(rf"\n{_NOT_ROW}(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)
 _HEADER_LIKE = re.compile(r"[ \t]*(?:[;#][^\n]*)?")  # comment, tag or blank: may open the next match
 _NUMBER = re.compile(r"[0-9]+")
 # a header line that says money play in words, where others write "0 point match"
@@ -75,12 +78,12 @@ class Cutter:
         pattern = _MAT_CUTS if self.seen_match else _ANY_CUTS
         starts = None if raw is text else [0] + [found.end() for found in LINE_END.finditer(raw)]
         position = index = 0  # an offset in the block, and the index of its line there
-        for found in pattern.finditer(text):
-            start = found.start()
+        for found in pattern.finditer("\n" + text):
+            kind = found.lastgroup or "game"
+            start = found.start(kind) - 1  # in ``text``
             start_index = index + text.count("\n", position, start)
             self.append(text, raw, starts, (position, index), (start, start_index))
             position, index = start, start_index
-            kind = found.lastgroup or "game"
             yield from self.cut(kind, self.next_line + index)
             if kind == "match":
                 pattern = _MAT_CUTS
