@@ -18,7 +18,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
@@ -112,6 +111,8 @@ class Input:
     def spooled(cls, name: str, stream: BinaryIO, limit: int | None = None) -> Input:
         """What ``stream`` gives, read once into a spooled temporary file (memory up to 8 MB,
         then disk); ``InputTooLarge`` beyond ``limit`` bytes."""
+        import tempfile  # standard input and compressed inputs only
+
         spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
         total = 0
         while block := stream.read(BLOCK):

@@ -9,7 +9,6 @@ It is what ``bgrecord validate`` runs, in worker processes when asked.
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, TypeVar
@@ -51,6 +50,8 @@ class FileReport:
 
 def internal_issue(path: str, exc: BaseException) -> Issue:
     """bgrecord's own failure on a file, as an issue on that file (with where it happened)."""
+    import traceback
+
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
     message = (f"bgrecord failed on this file ({type(exc).__name__}: {str(exc)[:200]}{at}); this is a bug in bgrecord: "

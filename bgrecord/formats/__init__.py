@@ -10,9 +10,7 @@ reader does not check (the rules) the replay checks, whatever the format.
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Iterable, Iterator
 
@@ -135,6 +133,8 @@ def unpacked(source: Input) -> Input | None:
     or None when ``source`` is not compressed."""
     head = source.head(4)
     if head.startswith(b"\x1f\x8b"):
+        import gzip
+
         return _inflate(source, lambda stream: gzip.GzipFile(fileobj=stream), "gzip")  # type: ignore[arg-type, return-value]
     if head.startswith(b"\x28\xb5\x2f\xfd"):
         zstandard = require("zstandard")
@@ -143,6 +143,8 @@ def unpacked(source: Input) -> Input | None:
 
 
 def _inflate(source: Input, opener: Callable[[BinaryIO], BinaryIO], kind: str) -> Input:
+    import zlib
+
     name = source.name or f"<{kind}>"
     with source.open() as raw:
         try:

@@ -36,6 +36,8 @@ _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO",
 _READ = _SETUP | _ROOT | {"W", "B"}
 _VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
+_BOARD_SETUP = re.compile(r"A[EWB]\[")
+_PLAYER_ON_ROLL = re.compile(r"PL\[([^\]]*)\]")
 _RULES = {"crawford", "crawfordgame", "jacoby", "nocube", "beaver", "beavers", "holland"}  # RU's rules (gnubg's sgf.c)
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
 _RESULT = re.compile(r"([WB])\+([0-9]+)(R|Resign)?$", re.I)
@@ -312,15 +314,13 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
             token = setup[0].token
             text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
             dice = props["DI"].values[0] if "DI" in props else ""
-            rolled = (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None
-            on_roll = {"W": 0, "B": 1}.get(props["PL"].values[0].strip()[:1].upper()) if "PL" in props else None
+            to_play = (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None
             before = game.actions[-1] if game.actions and acted == len(game.actions) else None
             if isinstance(before, SetPosition) and before.kind == "sgf":  # a set-up spread over several nodes is one set-up
                 text = before.setup + text
-                token, rolled = Token("PROPERTY", "", line=before.line, column=before.column), rolled or before.dice
-                on_roll = before.on_roll if on_roll is None else on_roll
+                token, to_play = Token("PROPERTY", "", line=before.line, column=before.column), to_play or before.dice
                 game.actions.pop()
-            game.actions.append(SetPosition(None, None, token.line or 1, token.column or 1, text, "sgf", text, rolled, on_roll))
+            game.actions.append(SetPosition(None, None, token.line or 1, token.column or 1, text, "sgf", text, to_play, _on_roll(text)))
         acted = len(game.actions) if setup and not any(ident in props for ident in ("W", "B")) else -1
     results = [prop for node in nodes for prop in node if prop.ident == "RE"]  # a game-info property: the root, or any node
     if results:
@@ -342,6 +342,16 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                 .at(path=path, game=index)
             )
     return game
+
+
+def _on_roll(setup: str) -> int | None:
+    """Who acts after a set-up that places checkers (its last ``PL``). A node of ``PL`` and
+    ``DI`` alone (GNU Backgammon's dice set before a move) says nothing the turn order does not:
+    it is checked against it, never taken over it."""
+    if not _BOARD_SETUP.search(setup):
+        return None
+    found = _PLAYER_ON_ROLL.findall(setup)
+    return {"W": 0, "B": 1}.get(found[-1].strip()[:1].upper()) if found else None
 
 
 def _starting_cube(game: GameRecord, props: dict[str, Property]) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from bgrecord.formats.sgf import point_of
 from bgrecord.formats.snowie import snowie_position
 from bgrecord.position import CHECKERS, Position
 from bgrecord.records import SetPosition
@@ -41,6 +40,8 @@ def _sgf_setup(setup: str, current: Position | None) -> Position:
     listed at ``z`` is borne off (writers that list all fifteen). ``AW``/``AB`` add checkers
     (GNU Backgammon's reading); where that would give a side more than fifteen, the list is
     the side's whole position (writers that set a position up without ``AE``)."""
+    from bgrecord.formats.sgf import point_of  # a .mat run needs no SGF reader
+
     sides = [list(side) for side in (current or Position.start()).sides]
     turn = current.turn if current else 0
     listed: list[list[int]] = [[0] * 26, [0] * 26]
