@@ -8,9 +8,13 @@ count in the fifth row (6-9, then A-F), borne-off checkers stand right of the bo
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from bgrecord.ids import MatchState
-from bgrecord.position import BAR, OFF, Position
+from bgrecord.moves import BAR, OFF
+
+if TYPE_CHECKING:  # the core draws itself through this module: it is imported only to be typed
+    from bgrecord.ids import MatchState
+    from bgrecord.position import Position
 
 _X_COUNT = "     X6789ABCDEF"
 _O_COUNT = "     O6789ABCDEF"

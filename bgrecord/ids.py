@@ -1,4 +1,5 @@
-"""gnubg Position ID and Match ID, and eXtreme Gammon's XGID: encode and decode.
+"""gnubg's Match ID and gnubg ID, and eXtreme Gammon's XGID: encode and decode (the Position
+ID's codec: :mod:`bgrecord.position_id`, imported here too).
 
 Layouts as in ``match-formats.md`` §4: bits packed least significant first into
 bytes, then standard base64 without padding. Decoders raise ``ValueError`` with a
@@ -8,67 +9,12 @@ in play (use :meth:`Position.is_valid`).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import enum
 import re
 from dataclasses import dataclass
 
 from bgrecord.position import BAR, CHECKERS, OFF, Position, Side
-
-_B64 = re.compile(r"[A-Za-z0-9+/]+")
-
-
-def _pack(value: int, nbytes: int, nchars: int) -> str:
-    return base64.b64encode(value.to_bytes(nbytes, "little")).decode("ascii")[:nchars]
-
-
-def _unpack(text: str, nchars: int, what: str) -> int:
-    if len(text) != nchars or not _B64.fullmatch(text):
-        raise ValueError(f"a {what} is {nchars} base64 characters, not {text!r}")
-    try:
-        raw = base64.b64decode(text + "=" * (-len(text) % 4))
-    except binascii.Error as exc:  # pragma: no cover - the regex already guards
-        raise ValueError(f"invalid {what} {text!r}: {exc}") from None
-    value = int.from_bytes(raw, "little")
-    if _pack(value, len(raw), nchars) != text:
-        raise ValueError(f"{text!r} is not a {what}: its last character has stray bits")
-    return value
-
-
-# --- Position ID ---
-
-
-_RUNS = tuple("1" * count + "0" for count in range(CHECKERS + 1))  # a point's bits: a 1 a checker, then a 0
-
-
-def encode_position_id(not_on_roll: Side, on_roll: Side) -> str:
-    """The 14-character Position ID of two sides (each in its own numbering)."""
-    bits = "".join(map(_RUNS.__getitem__, not_on_roll[1:26])) + "".join(map(_RUNS.__getitem__, on_roll[1:26]))  # points 1-24, then the bar
-    return _pack(int(bits[::-1], 2), 10, 14)  # the first bit is the least significant
-
-
-def decode_position_id(position_id: str) -> tuple[Side, Side]:
-    """(not on roll, on roll) from a Position ID; borne-off counts are what is missing of 15."""
-    value = _unpack(position_id, 14, "Position ID")
-    sides: list[list[int]] = [[0] * 26, [0] * 26]
-    side, slot = 0, 1
-    for bit in range(80):
-        if side == 2:
-            break
-        if value >> bit & 1:
-            sides[side][slot] += 1
-        else:
-            slot += 1
-            if slot == 26:
-                side, slot = side + 1, 1
-    for counts in sides:
-        total = sum(counts)
-        if total > CHECKERS:
-            raise ValueError(f"Position ID {position_id!r} has {total} checkers on one side")
-        counts[OFF] = CHECKERS - total
-    return tuple(sides[0]), tuple(sides[1])
-
+from bgrecord.position_id import decode_position_id, encode_position_id, pack, unpack
 
 # --- Match ID ---
 
@@ -130,11 +76,11 @@ class MatchState:
             if not 0 <= field < 1 << width:
                 raise ValueError(f"Match ID field at bit {offset} out of range: {field}")
             value |= field << offset
-        return _pack(value, 9, 12)
+        return pack(value, 9, 12)
 
     @classmethod
     def from_id(cls, match_id: str) -> MatchState:
-        value = _unpack(match_id, 12, "Match ID")
+        value = unpack(match_id, 12, "Match ID")
 
         def field(offset: int, width: int) -> int:
             return value >> offset & ((1 << width) - 1)

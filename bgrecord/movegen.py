@@ -19,7 +19,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Sequence
 
-from bgrecord.position import BAR, CHECKERS, OFF, Move
+from bgrecord.moves import BAR, CHECKERS, OFF, Move
 
 Found = dict[int, tuple[tuple[Move, ...], tuple[bool, ...]]]
 """key -> (moves, hits) of the first play found that leads there."""

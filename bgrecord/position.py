@@ -14,104 +14,20 @@ roll do with these dice" and "is this play legal, and if not, why".
 
 from __future__ import annotations
 
-import operator
-
 import enum
+import operator
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-OFF = 0
-BAR = 25
-CHECKERS = 15
+from bgrecord.movegen import legal, play_key
+from bgrecord.moves import BAR, CHECKERS, OFF, Dice, Move, Play, Side, Variant
+from bgrecord.position_id import decode_position_id, encode_position_id
 
-Side = tuple[int, ...]
-"""26 counts: [borne off, point 1, ..., point 24, bar], in the side's own numbering."""
-
+__all__ = ["BAR", "CHECKERS", "OFF", "Dice", "Illegal", "IllegalPlayError", "LegalPlay", "Move", "Outcome", "Play",
+           "PlayError", "Position", "Side", "Variant"]  # fmt: skip
 
 _POINTS = range(26)  # a side's points with their pip values: 0 off, 25 the bar
-
-
-class Variant(enum.Enum):
-    """Starting layouts. The rules of play are the same for all of them."""
-
-    STANDARD = "standard"
-    NACKGAMMON = "nackgammon"
-
-    @property
-    def start(self) -> Side:
-        layout = _STARTS[self]
-        side = [0] * 26
-        for point, count in layout.items():
-            side[point] = count
-        side[OFF] = CHECKERS - sum(layout.values())
-        return tuple(side)
-
-
-_STARTS: dict[Variant, dict[int, int]] = {
-    Variant.STANDARD: {24: 2, 13: 5, 8: 3, 6: 5},
-    Variant.NACKGAMMON: {24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
-}
-
-
-class Dice(NamedTuple):
-    """Two dice as rolled (order kept: files write them either way round)."""
-
-    first: int
-    second: int
-
-    @property
-    def is_double(self) -> bool:
-        return self.first == self.second
-
-    @property
-    def is_valid(self) -> bool:
-        return 1 <= self.first <= 6 and 1 <= self.second <= 6
-
-    def pips(self) -> list[int]:
-        """The dice to be played: four for a double, else the two."""
-        return [self.first] * 4 if self.is_double else [self.first, self.second]
-
-    def __str__(self) -> str:
-        return f"{self.first}{self.second}"
-
-
-def _point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-class Move(NamedTuple):
-    """One checker moved by one die, in the mover's numbering (25 = bar, 0 = off)."""
-
-    source: int
-    target: int
-
-    def __str__(self) -> str:
-        return f"{_point_name(self.source)}/{_point_name(self.target)}"
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """The checker moves of one turn, in the order they are made. Empty for a dance."""
-
-    moves: tuple[Move, ...] = ()
-
-    @classmethod
-    def from_pairs(cls, pairs: Iterable[Sequence[int]]) -> Play:
-        """``Play.from_pairs([(24, 18), (13, 11)])``."""
-        return cls(tuple(Move(int(s), int(t)) for s, t in pairs))
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.moves)
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-    def __str__(self) -> str:
-        return " ".join(str(move) for move in self.moves)
-
-    def __repr__(self) -> str:
-        return f"Play.from_pairs({[tuple(m) for m in self.moves]!r})"
 
 
 class Illegal(enum.Enum):
@@ -268,8 +184,6 @@ class Position:
     @classmethod
     def from_id(cls, position_id: str, turn: int = 0) -> Position:
         """From a gnubg Position ID, seen from the side on roll, who is player ``turn``."""
-        from bgrecord.ids import decode_position_id
-
         not_on_roll, on_roll = decode_position_id(position_id)
         position = cls.from_relative(on_roll, not_on_roll, turn)
         if not position.is_valid():
@@ -300,8 +214,6 @@ class Position:
 
     def id(self) -> str:
         """The gnubg Position ID, from the side on roll."""
-        from bgrecord.ids import encode_position_id
-
         return encode_position_id(self.opponent, self.on_roll)
 
     def __repr__(self) -> str:
@@ -511,4 +423,3 @@ def _other_orders(play: Play) -> Iterator[Play]:
             yield Play(order)
 
 
-from bgrecord.movegen import legal, play_key  # at the end: move generation builds on the values above

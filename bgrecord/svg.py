@@ -8,9 +8,12 @@ bears off at the bottom right, player 0 (O, light) at the top right.
 from __future__ import annotations
 
 from html import escape
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from bgrecord.position import BAR, OFF, Move, Position
+from bgrecord.moves import BAR, OFF, Move
+
+if TYPE_CHECKING:  # the core draws itself through this module: it is imported only to be typed
+    from bgrecord.position import Position
 
 WIDTH, HEIGHT = 560, 420
 MARGIN, BAR_WIDTH, TRAY = 20, 36, 44

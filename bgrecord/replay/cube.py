@@ -9,19 +9,14 @@ accepted).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bgrecord.formats.numbers import MAX_CUBE
 from bgrecord.issues import Severity
-from bgrecord.records import Action, CubeAction, Result
-from bgrecord.replay.state import GameResult
-
-if TYPE_CHECKING:
-    from bgrecord.replay.game import GameReplayer
+from bgrecord.records import Action, CubeAction
+from bgrecord.replay.state import GameResult, Replaying
 
 
 class Cube:
-    def __init__(self, game: GameReplayer) -> None:
+    def __init__(self, game: Replaying) -> None:
         self.game = game
         record = game.game
         self.value: int = record.initial_cube or 1
@@ -48,11 +43,6 @@ class Cube:
         assert player is not None
         if kind == "double":
             self.double(action, player)
-            return
-        resigned = game.claims.offer
-        if self.offer is None and kind in ("take", "drop") and resigned is not None and resigned[0] != player:
-            # "Accepts" (a take's word) after "Resigns": the answer to the resignation
-            game.claims.answer(Result(player, action.number, action.line, action.column, action.text, "accept" if kind == "take" else "reject"))
             return
         if self.offer is None:
             game.stop("cube", "answer-without-double", f"{action.text!r} answers no double", action)

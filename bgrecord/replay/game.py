@@ -165,7 +165,12 @@ class GameReplayer:
         if isinstance(action, Roll):
             self.roll(action)
         elif isinstance(action, CubeAction):
-            self.cube.act(action)
+            if self.cube.offer is None and action.kind in ("take", "drop") and offer is not None and action.player not in (None, offer[0]):
+                # "Accepts" (a take's word) after "Resigns": the answer to the resignation
+                kind = "accept" if action.kind == "take" else "reject"
+                self.claims.answer(Result(action.player, action.number, action.line, action.column, action.text, kind))
+            else:
+                self.cube.act(action)
         elif isinstance(action, Result):
             self.claims.act(action)
         elif isinstance(action, SetPosition):

@@ -10,15 +10,19 @@ game when the other player accepts it. Part of the game replay (:mod:`bgrecord.r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bgrecord.issues import Severity, count
 from bgrecord.position import Outcome
 from bgrecord.records import CubeAction, Result, Roll
-from bgrecord.replay.state import KINDS, GameResult
+from bgrecord.replay.cube import Cube
+from bgrecord.replay.state import KINDS, GameResult, Replaying
 
-if TYPE_CHECKING:
-    from bgrecord.replay.game import GameReplayer
+
+class ReplayingWithCube(Replaying, Protocol):
+    """The game being replayed, as the result lines see it: its cube too."""
+
+    cube: Cube
 
 
 def outcome_result(outcome: Outcome, cube: int, jacoby_single: bool) -> GameResult:
@@ -29,7 +33,7 @@ def outcome_result(outcome: Outcome, cube: int, jacoby_single: bool) -> GameResu
 class Claims:
     """The result lines of one game, and the resignations they stand for."""
 
-    def __init__(self, game: GameReplayer) -> None:
+    def __init__(self, game: ReplayingWithCube) -> None:
         self.game = game
         self.lines: list[Result] = []
         self.offer: tuple[int, int | None, Result] | None = None  # a resignation offered: (who, level, the offer)

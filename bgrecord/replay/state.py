@@ -7,10 +7,12 @@ writers, the step-by-step replay and the statistics.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from bgrecord.issues import Issue
+from bgrecord.issues import Issue, Severity
 from bgrecord.position import LegalPlay, Position
-from bgrecord.records import Action, GameRecord
+from bgrecord.records import Action, GameRecord, MatchRecord, Roll
+from bgrecord.rules import RuleSet
 
 KINDS = {1: "single game", 2: "gammon", 3: "backgammon"}
 
@@ -53,3 +55,32 @@ class GameReplay:
     cube: int = 1
     cube_owner: int | None = None
     crawford_unknown: bool = False  # the record starts after the Crawford game may have been played
+
+
+class Replaying(Protocol):
+    """What the parts of a game's replay (the cube, the result lines) see of the game being
+    replayed (:class:`bgrecord.replay.game.GameReplayer`, which holds them): typed so, a part
+    imports nothing of the whole."""
+
+    match: MatchRecord
+    game: GameRecord
+    rules: RuleSet
+    out: GameReplay
+    length: int
+    position: Position | None
+    turn: int | None
+    unplayed: Roll | None
+    rolls: list[int]
+    result: GameResult | None
+
+    def issue(self, severity: Severity, category: str, code: str, message: str, action: Action | None) -> None: ...
+    def stop(self, category: str, code: str, message: str, action: Action) -> None: ...
+    def name(self, player: int) -> str: ...
+    def infer(self, rule: str, message: str, action: Action | None) -> None: ...
+    def step(self, action: Action, kind: str, before: Position | None, dice: tuple[int, int] | None = None, play: LegalPlay | None = None) -> None: ...
+    def needed(self, player: int) -> int | None: ...
+    def trailing(self, player: int) -> bool: ...
+    def jacoby_unknown(self, result: GameResult) -> bool: ...
+    def jacoby_single(self) -> bool: ...
+    def expect_turn(self, action: Action, player: int | None) -> int: ...
+    def end(self, result: GameResult) -> None: ...
