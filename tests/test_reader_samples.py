@@ -119,7 +119,7 @@ def test_two_matches_in_one_file() -> None:
 
 def test_jellyfish_gam() -> None:
     match = read("jellyfish-single-games.gam")
-    assert match.format == "gam" and match.length is None and len(match.games) == 2
+    assert match.format == "gam" and match.length == 0 and len(match.games) == 2
     assert [g.names for g in match.games] == [("Alice", "Bob")] * 2
     assert kinds(match.games[1].actions) == ["1:roll56", "0:roll64", "1:double2", "0:drop", "1:win1"]
 
