@@ -30,7 +30,9 @@ from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
+from bgrecord.spool import IN_MEMORY, Spool
 from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, FileRows, Tables, content_key, file_rows
+from bgrecord.validate import internal_issue
 from bgrecord.writers import ids_json, play_text, step_ogids, step_state
 
 SCHEMA_VERSION = "1"
@@ -62,9 +64,11 @@ def engine_of(path: str | Path) -> str:
 
 @dataclass(slots=True)
 class IndexRows(FileRows):
-    """A file's games rows (``rows``) and positions rows, or why there are none."""
+    """A file's games rows (``rows``) and positions rows (each in a
+    :class:`~bgrecord.spool.Spool`: read once), or why there are none. A position's ``file``
+    and ``match_key`` are filled when it is written (:func:`index`)."""
 
-    positions: list[dict[str, Any]] = field(default_factory=list)
+    positions: Spool[dict[str, Any]] = field(default_factory=Spool)
 
 
 def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> list[dict[str, Any]]:
@@ -88,21 +92,27 @@ def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool
     return rows
 
 
+POSITIONS_IN_MEMORY = 20_000  # a file's positions kept in memory (about 26 MB); the rest on disk
+
+
 def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
     """The rows of one file, read and replayed once (:func:`bgrecord.stats.file_rows`, with
     the positions beside); a failure is reported, never raised."""
-    positions: list[dict[str, Any]] = []
+    positions: Spool[dict[str, Any]] = Spool(POSITIONS_IN_MEMORY)
 
     def each(number: int, match: MatchRecord, out: GameReplay) -> None:
         positions.extend(position_rows(number, match, out, rules_for(match, rules).jacoby))
 
     found = file_rows(path, rules, each)
-    if found.problem:  # what was replayed before a failure is not kept: neither are its positions
-        positions = []
-    keys = {row["match"]: row["match_key"] for row in found.rows}
-    for row in positions:
-        row["file"], row["match_key"] = found.path, keys.get(row["match"])
-    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, positions)
+    if found.problem or found.oversized:  # what was replayed before a failure is not kept: neither are its positions
+        positions = Spool()
+    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, found.oversized, positions)
+
+
+def failed_rows(file: Any, exc: BaseException) -> IndexRows:
+    """What :func:`index_rows` gives for a file whose work failed outside it (a worker that died)."""
+    name = getattr(file, "name", None) or str(file)
+    return IndexRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
 # --- the database ---
@@ -222,18 +232,10 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             for name in report.replaced:
                 for table in ("games", "positions", "files"):
                     database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
-            batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
+            writer = _Writer(database, report)
             for rows in work(todo):
-                if rows.problem:
-                    report.problems.append((rows.path, rows.problem, rows.internal))
-                batch["games"] += rows.rows
-                batch["positions"] += rows.positions
-                batch["files"].append({"file": rows.path, "file_key": rows.file_key, "games": len(rows.rows), "problem": rows.problem})
-                report.games += len(rows.rows)
-                report.positions += len(rows.positions)
-                if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
-                    _insert(database, batch)
-            _insert(database, batch)
+                writer.add(rows)
+            writer.flush()
             _mark_duplicates(database)
             _summaries(database, dedupe)
             database.execute("DROP INDEX IF EXISTS positions_by_id")
@@ -248,10 +250,78 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
     return report
 
 
-def _insert(database: Database, batch: dict[str, list[dict[str, Any]]]) -> None:
-    for table, rows in batch.items():
-        database.insert(table, rows)
-        rows.clear()
+BATCH_POSITIONS = 10_000  # positions written at once (files gathered up to it): memory flat, few calls
+
+
+class _Writer:
+    """Writes files' rows into the database, a batch of small files at once and a large file
+    chunk by chunk. Each file's rows are its own: rows that fail to go in (any exception)
+    are taken out again, the file is reported (an ``internal`` problem), and the others go in."""
+
+    def __init__(self, database: Database, report: IndexReport) -> None:
+        self.database, self.report = database, report
+        self.pending: list[IndexRows] = []
+        self.positions = 0
+
+    def add(self, rows: IndexRows) -> None:
+        if rows.problem:
+            self.report.problems.append((rows.path, rows.problem, rows.internal))
+        self.report.games += len(rows.rows)
+        self.report.positions += len(rows.positions)
+        if len(rows.positions) > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY:  # partly on disk: read once, alone
+            self.flush()
+            self.one(rows)
+            return
+        self.pending.append(rows)
+        self.positions += len(rows.positions)
+        if self.positions >= BATCH_POSITIONS:
+            self.flush()
+
+    def flush(self) -> None:
+        pending, self.pending, self.positions = self.pending, [], 0
+        if not pending:
+            return
+        try:
+            tables: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
+            for rows in pending:
+                for table, found in self.tables(rows):
+                    tables[table] += found
+            for table, found in tables.items():
+                self.database.insert(table, found)
+        except Exception:  # noqa: BLE001 - one file's rows do not go in: find which, the others go in
+            self.remove(pending)
+            for rows in pending:
+                self.one(rows)
+
+    def one(self, rows: IndexRows) -> None:
+        try:
+            for table, found in self.tables(rows):
+                self.database.insert(table, found)
+        except Exception as exc:  # noqa: BLE001 - as in flush
+            self.remove([rows])
+            problem = internal_issue(rows.path, exc).message
+            self.report.problems.append((rows.path, problem, True))
+            self.database.insert("files", [{"file": rows.path, "file_key": "", "games": 0, "problem": problem}])
+
+    @staticmethod
+    def tables(rows: IndexRows) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+        """A file's rows, table by table, chunk by chunk (positions with their file and match key)."""
+        keys: dict[Any, Any] = {}
+        games = 0
+        for chunk in rows.rows.chunks():
+            keys.update((row["match"], row["match_key"]) for row in chunk)
+            games += len(chunk)
+            yield "games", chunk
+        for chunk in rows.positions.chunks():
+            for row in chunk:
+                row["file"], row["match_key"] = rows.path, keys.get(row["match"])
+            yield "positions", chunk
+        yield "files", [{"file": rows.path, "file_key": rows.file_key, "games": games, "problem": rows.problem}]
+
+    def remove(self, files: list[IndexRows]) -> None:
+        for rows in files:
+            for table in ("games", "positions", "files"):
+                self.database.execute(f"DELETE FROM {table} WHERE file = ?", [rows.path])
 
 
 def _file_key(name: str) -> str:

@@ -25,7 +25,8 @@ from bgrecord.reader import match_files
 from bgrecord.records import MatchRecord, Result
 from bgrecord.replay import GameReplay
 from bgrecord.source import Input
-from bgrecord.validate import guarded, replayed
+from bgrecord.spool import Oversized, Spool
+from bgrecord.validate import guarded, internal_issue, replayed
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 _KIND_CODES = {kind: code for code, kind in enumerate(
@@ -112,10 +113,17 @@ def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable
     replayed game by game). ``duplicate_of`` is for :class:`Duplicates` to fill, across files.
     ``each(match_number, match, replayed_game)`` sees every game as it is replayed;
     ``file_key``: the file's :func:`content_key`, when the caller has it already."""
+    return [row for rows in match_rows(path, rules, each, file_key) for row in rows]
+
+
+def match_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
+               file_key: str | None = None) -> Iterator[list[dict[str, Any]]]:  # fmt: skip
+    """:func:`game_rows`, a match at a time (a match's rows come when it ends: its
+    ``match_key`` is then known)."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
     name = source.name or "<stdin>"
     file_key = file_key if file_key is not None else content_key(source)
-    rows = []
+    rows: list[dict[str, Any]] = []
     number = 0
     current = None
     keys = MatchKeys()
@@ -128,33 +136,57 @@ def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable
             if each is not None:
                 each(number, match, out)
             rows.append(_row(name, file_key, number, match.length, match.variant, out, reader))
-    for row in rows:
-        row["match_key"] = keys.key(row["match"])
-    return rows
+        elif game is None:  # the match ends
+            key = keys.key(number) if number in keys.hashes else None
+            for row in rows:
+                row["match_key"] = key
+            yield rows
+            rows = []
+    if rows:
+        yield rows
 
 
 @dataclass(slots=True)
 class FileRows:
-    """The rows of a file, or why there are none (an I/O failure, or bgrecord's own)."""
+    """The rows of a file (in a :class:`~bgrecord.spool.Spool`: read them once, chunk by
+    chunk), or why there are none (an I/O failure, or bgrecord's own). ``oversized``: read in
+    a worker process, the file had too many rows to send back (the caller reads it itself)."""
 
     path: str
-    rows: list[dict[str, Any]]
+    rows: Spool[dict[str, Any]]
     problem: str | None = None
     internal: bool = False
     file_key: str = ""  # the file's content_key ("" when it could not be read)
+    oversized: bool = False
 
 
 def file_rows(path: str | Path | Input, rules: str | None = None,
               each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
-    """:func:`game_rows` (``each`` as there), with a failure on one file reported, never raised."""
+    """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.spool.Spool`, with a
+    failure on one file reported, never raised."""
     name = (path.name if isinstance(path, Input) else str(path)) or "<stdin>"
+
+    def rows_of(source: Input, key: str) -> FileRows:
+        spool: Spool[dict[str, Any]] = Spool()
+        try:
+            for rows in match_rows(source, rules, each, key):
+                spool.extend(rows)
+        except Oversized:
+            return FileRows(name, Spool(), file_key=key, oversized=True)
+        return FileRows(name, spool, file_key=key)
+
     try:
         source = path if isinstance(path, Input) else Input.of(Path(path))
         key = content_key(source)
-        return guarded(name, lambda: FileRows(name, game_rows(source, rules, each, key), file_key=key),
-                       lambda issue: FileRows(name, [], issue.message, internal=True, file_key=key))  # fmt: skip
+        return guarded(name, lambda: rows_of(source, key), lambda issue: FileRows(name, Spool(), issue.message, internal=True, file_key=key))
     except OSError as exc:
-        return FileRows(name, [], f"cannot read: {exc.strerror or exc}")
+        return FileRows(name, Spool(), f"cannot read: {exc.strerror or exc}")
+
+
+def failed_rows(file: Any, exc: BaseException) -> FileRows:
+    """What :func:`file_rows` gives for a file whose work failed outside it (a worker that died)."""
+    name = getattr(file, "name", None) or str(file)
+    return FileRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
 def _row(path: str, key: str, number: int, length: int | None, variant: str, g: GameReplay, reader: Counter[Any]) -> dict[str, Any]:

@@ -10,11 +10,14 @@ It is what ``bgrecord validate`` runs, in worker processes when asked.
 from __future__ import annotations
 
 import traceback
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
+from bgrecord.escapes import cut
 from bgrecord.issues import Issue, Severity, count
+from bgrecord.limits import MAX_ISSUES
 from bgrecord.reader import iter_games
 from bgrecord.records import GameRecord, MatchRecord
 from bgrecord.replay import GameReplay, MatchReplayer
@@ -30,9 +33,13 @@ class FileReport:
     games: int = 0
     issues: list[Issue] = field(default_factory=list)
     failure: str | None = None  # the file could not be read at all (I/O)
+    beyond: Counter[Severity] = field(default_factory=Counter)  # issues past MAX_ISSUES: counted, not kept
+
+    def add(self, issues: Iterable[Issue]) -> None:
+        keep(self.issues, self.beyond, issues)
 
     def count(self, severity: Severity) -> int:
-        return sum(issue.severity is severity for issue in self.issues)
+        return sum(issue.severity is severity for issue in self.issues) + self.beyond[severity]
 
     @property
     def internal(self) -> bool:
@@ -47,13 +54,42 @@ class FileReport:
         }
 
 
+def keep(kept: list[Issue], beyond: Counter[Severity], issues: Iterable[Issue]) -> None:
+    """``issues`` added to ``kept`` up to :data:`~bgrecord.limits.MAX_ISSUES` (a file's report
+    costs bounded memory however many issues it has); the others counted in ``beyond``."""
+    for issue in issues:
+        if len(kept) < MAX_ISSUES:
+            kept.append(issue)
+        else:
+            beyond[issue.severity] += 1
+
+
+def _said_beyond(path: str, issues: list[Issue], beyond: Counter[Severity]) -> None:
+    if beyond:
+        counts = ", ".join(count(beyond[s], str(s)) for s in Severity if beyond[s])
+        issues.append(Issue(Severity.INFO, "format", "more-issues", f"{sum(beyond.values()):,} more issues not listed ({counts}): "
+                            f"a file's report lists its first {MAX_ISSUES:,}", path))  # fmt: skip
+
+
 def internal_issue(path: str, exc: BaseException) -> Issue:
-    """bgrecord's own failure on a file, as an issue on that file (with where it happened)."""
-    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
-    message = (f"bgrecord failed on this file ({type(exc).__name__}: {str(exc)[:200]}{at}); this is a bug in bgrecord: "
+    """bgrecord's own failure on a file, as an issue on that file (with where it happened).
+    Never fails itself: an exception that cannot say what it is (or no memory left to say it)
+    is named by its type alone."""
+    try:
+        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+        said = cut(str(exc))
+    except Exception:  # noqa: BLE001 - the exception's own __str__ failed, or memory ran out: say less
+        at, said = "", "..."
+    message = (f"bgrecord failed on this file ({type(exc).__name__}: {said}{at}); this is a bug in bgrecord: "
                "please report it, with the file")  # fmt: skip
     return Issue(Severity.ERROR, "internal", "internal", message, path)
+
+
+def failed_report(file: Any, exc: BaseException) -> FileReport:
+    """What :func:`validate_file` gives for a file whose work failed outside it (a worker that died)."""
+    name = getattr(file, "name", None) or str(file)
+    return FileReport(name, issues=[internal_issue(name, exc)])
 
 
 def replayed(source: Input | str | Path, rules: str | None = None, steps: bool = False) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
@@ -111,10 +147,10 @@ def validate_file(path: str | Path | Input, rules: str | None = None) -> FileRep
         for match, game, out in replayed(path, rules):
             if out is not None:
                 report.games += 1
-                report.issues.extend(out.game.issues)
-                report.issues.extend(out.issues)
+                report.add(out.game.issues)
+                report.add(out.issues)
             elif game is None:
-                report.issues.extend(match.issues)
+                report.add(match.issues)
         return report
 
     return _reported(report, work)
@@ -128,10 +164,14 @@ class ReadReport:
     matches: list[dict[str, Any]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     failure: str | None = None
+    beyond: Counter[Severity] = field(default_factory=Counter)  # issues past MAX_ISSUES: counted, not kept
+
+    def add(self, issues: Iterable[Issue]) -> None:
+        keep(self.issues, self.beyond, issues)
 
     @property
     def errors(self) -> int:
-        return sum(issue.severity is Severity.ERROR for issue in self.issues)
+        return sum(issue.severity is Severity.ERROR for issue in self.issues) + self.beyond[Severity.ERROR]
 
     @property
     def internal(self) -> bool:
@@ -155,7 +195,7 @@ class ReadReport:
 
 def _close(report: ReadReport, match: MatchRecord, entry: dict[str, Any]) -> None:
     """A match read to its end: what only the end tells (its format, tags, players)."""
-    report.issues.extend(match.issues)
+    report.add(match.issues)
     entry.update(format=match.format, length=match.length, tags={tag.key: tag.value for tag in match.tags})
     first, second = match.tag("Player 1"), match.tag("Player 2")
     if first is not None and second is not None or not entry["players"]:
@@ -177,7 +217,7 @@ def read_file(path: str | Path | Input, name: str | None = None) -> ReadReport:
                 entry = {"format": match.format, "encoding": match.encoding, "length": match.length, "players": [], "tags": {}, "games": []}
                 report.matches.append(entry)
             if game is not None:
-                report.issues.extend(game.issues)
+                report.add(game.issues)
                 if not entry["games"]:
                     entry["players"] = list(game.names)
                 entry["games"].append({"index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
@@ -205,4 +245,5 @@ def _reported(report: R, work: Callable[[], R]) -> R:
     except OSError as exc:
         report.failure = f"cannot read: {exc.strerror or exc}"
     report.issues.sort(key=lambda issue: (issue.line or 0, issue.column or 0))
+    _said_beyond(report.path, report.issues, report.beyond)
     return report

@@ -71,11 +71,11 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
     cube action, result and score is checked; each problem is reported where it stands, as
     path:line:column: severity[code] message.
     """
-    from bgrecord.validate import validate_file
+    from bgrecord.validate import failed_report, validate_file
 
     inputs = gather(paths)
     inputs.report()
-    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet, scheduler=scheduler))
+    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_report))
     totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
     games = sum(report.games for report in reports)
     failed = any(report.failure or report.internal for report in reports)

@@ -31,7 +31,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
     as a copy renamed into place: a run that fails leaves the database as it was. Schema:
     docs/stats.md.
     """
-    from bgrecord.archive import engine_of, index_rows
+    from bgrecord.archive import engine_of, failed_rows, index_rows
     from bgrecord.archive import index as update
     from bgrecord.extras import require
     from bgrecord.outputs import OutputError, check_target
@@ -48,7 +48,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
     inputs.report()
 
     def work(names: list[str]) -> Any:
-        return each_file(index_rows, names, (rules,), jobs, quiet, scheduler=scheduler)
+        return each_file(index_rows, names, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_rows)
 
     try:
         report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe)

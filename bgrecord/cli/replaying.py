@@ -52,9 +52,9 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     files = found.files
     if (interactive or output == "html") and len(files) != 1:
         raise click.UsageError(f"{'--interactive' if interactive else 'html'} replays one file, not {len(files)}")
-    if target:
+    if not interactive:
         try:
-            check_target(target, files, overwrite)
+            check_target(target or "-", files, overwrite)
         except OutputError as exc:
             fail(str(exc))
     issues: list[Issue] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import click
@@ -51,7 +52,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     from bgrecord import stats as tables
     from bgrecord.export import DatasetWriter, TableWriter, needs, write_table
     from bgrecord.export import table_format as format_of
-    from bgrecord.outputs import OutputError, check_target
+    from bgrecord.outputs import OutputError, check_target, distinct
+    from bgrecord.validate import guarded
 
     if plot and not plot.lower().endswith((".html", ".png")):
         raise click.BadParameter("the plot is written as .html or .png", param_hint="--plot")
@@ -62,6 +64,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     if any(format_of(path, table_format) == "dataset" for path, kind in named if kind):
         raise click.BadParameter("a dataset is for the games table (-o); the other tables are small", param_hint="--format")
     try:
+        distinct([path.rstrip("/\\") or path for path, _ in named] + ([plot] if plot else []))
         for path, _ in named:
             check_target(path, inputs.files, overwrite, folder=format_of(path, table_format) == "dataset")
             needs(format_of(path, table_format))
@@ -82,18 +85,23 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         else:
             writer = TableWriter(games_out, games_format, tables.GAME_COLUMNS)
         with writer:
-            batch: list[dict[str, Any]] = []
-            for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet, scheduler=scheduler):
+            batch = _Batch(writer)
+            for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=tables.failed_rows):
                 if found.problem:
                     problems += 1
                     click.echo(f"bgrecord: {found.path}: {found.problem}", err=True)
-                rows = [row for row in duplicates.mark(found.rows) if not (dedupe and row["duplicate_of"])]
-                summary.add(rows)
-                batch.extend(rows)
-                if len(batch) >= 5000:  # pandas costs per call: write in batches, memory stays bounded
-                    writer.write(batch)
-                    batch = []
-            writer.write(batch)
+                    continue
+
+                def take(found: Any = found) -> bool:
+                    for chunk in found.rows.chunks():
+                        rows = [row for row in duplicates.mark(chunk) if not (dedupe and row["duplicate_of"])]
+                        summary.add(rows)
+                        batch.add(found.path, rows)
+                    return True
+
+                if not guarded(found.path, take, _said):
+                    problems += 1
+            problems += batch.close()
         for path, kind in named[1:]:
             write_table(getattr(summary, str(kind))(), path, format_of(path, table_format))
         if plot:
@@ -105,6 +113,56 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     if not quiet:
         click.echo(f"{count(len(inputs.files), 'file')}, {count(writer.rows, 'game')} -> {games_out}", err=True)
     inputs.exit(problems > 0)
+
+
+def _said(issue: Any) -> bool:
+    click.echo(f"bgrecord: {issue.path}: {issue.message}", err=True)
+    return False
+
+
+class _Batch:
+    """Games rows written in batches (pandas costs per call; memory stays bounded), each
+    file's rows its own: a batch that fails to be written is written again file by file, and
+    a file whose rows fail is said and left out (an ``internal`` failure), not the table."""
+
+    SIZE = 5000
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+        self.files: list[tuple[str, list[dict[str, Any]]]] = []
+        self.rows = 0
+        self.failed = 0
+        self.wrote = False
+
+    def add(self, path: str, rows: list[dict[str, Any]]) -> None:
+        self.files.append((path, rows))
+        self.rows += len(rows)
+        if self.rows >= self.SIZE:
+            self.flush()
+
+    def flush(self) -> None:
+        files, self.files, self.rows = self.files, [], 0
+        if not files:
+            return
+        self.wrote = True
+        try:
+            self.writer.write([row for _, rows in files for row in rows])
+        except Exception:  # noqa: BLE001 - one file's rows do not write: find which, the others are written
+            from bgrecord.validate import guarded
+
+            for path, rows in files:
+                guarded(path, functools.partial(self.writer.write, rows), self.fail)
+
+    def fail(self, issue: Any) -> None:
+        self.failed += 1
+        _said(issue)
+
+    def close(self) -> int:
+        """The last batch written; how many files failed to be written."""
+        self.flush()
+        if not self.wrote:
+            self.writer.write([])  # an empty table still has its columns
+        return self.failed
 
 
 def _common_folder(files: list[str]) -> str:

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from lark import Token, UnexpectedInput
 
+from bgrecord.escapes import quoted
 from bgrecord.formats.mat_grammar import Line, Part, cell_meaning, describe_error, grammar, moves_of, parse
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.issues import Severity, format_issue
@@ -229,7 +230,7 @@ class GameBuilder:
             alone = " " * max(0, column - 4) + "1) " + cell + "\n"  # the cell at its own column
             try:
                 parse(alone, "body_line")
-                message, where = f"cannot read {cell!r}", column
+                message, where = f"cannot read {quoted(cell)}", column
             except UnexpectedInput as exc:
                 message, where = describe_error(exc, alone)
             self.unreadable(line, where, cell, message)
@@ -294,7 +295,7 @@ class GameBuilder:
         record.score_columns = (columns[0], columns[1])
         for part_kind, text, column in parts:
             if part_kind == "TEXT":
-                self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {text.strip()!r}", line, column)
+                self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {quoted(text.strip())}", line, column)
 
 
 def _is_score(item: Any) -> bool:

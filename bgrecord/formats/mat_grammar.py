@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, Sequence
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from bgrecord.escapes import quoted
 from bgrecord.formats.numbers import MAX_CUBE, number, too_large
 from bgrecord.grammars import grammar_text
 from bgrecord.records import MoveToken
@@ -127,10 +128,10 @@ def describe_error(exc: UnexpectedInput, text: str) -> tuple[str, int]:
     if isinstance(exc, UnexpectedToken) and exc.token.type == "_NL":
         what, names = "unexpected end of line", set(exc.expected or ())
     elif isinstance(exc, UnexpectedToken) and exc.token.type in _BODY_PIECES:  # a known piece, out of place
-        what, names = f"unexpected {word!r}", set(exc.expected or ())
+        what, names = f"unexpected {quoted(word)}", set(exc.expected or ())
     elif isinstance(exc, (UnexpectedToken, UnexpectedCharacters)):
         allowed = exc.expected if isinstance(exc, UnexpectedToken) else exc.allowed
-        what, names = f"cannot read {word!r}", set(allowed or ())
+        what, names = f"cannot read {quoted(word)}", set(allowed or ())
     else:
         what, names = "unexpected end of text", set()
     words = {_EXPECTED[name] for name in names if name in _EXPECTED}

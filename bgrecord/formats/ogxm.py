@@ -18,11 +18,14 @@ What this module does not check: the rules (the replay does).
 from __future__ import annotations
 
 import io
-from typing import Any, Iterator
+import itertools
+from typing import Any, Iterable, Iterator
 
+from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
 from bgrecord.formats import each_game, refused
 from bgrecord.issues import Severity, format_issue
+from bgrecord.limits import MAX_MEMBER
 from bgrecord.position import BAR, CHECKERS, OFF, Dice, LegalPlay, Position
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
 from bgrecord.source import Input
@@ -89,7 +92,7 @@ class _Reader:
         limit = doc.get("cube_limit")
         if isinstance(limit, int) and 1 <= limit <= 1 << 15:
             tags.append(("CubeLimit", str(limit)))
-        match.tags = [Tag(key, str(value), 1) for key, value in tags if value not in (None, "")]
+        match.tags = [Tag(key, encodable(str(value)), 1) for key, value in tags if value not in (None, "")]
         if self.member > 1:
             match.tags.append(Tag("Stream member", f"{self.member} (byte {self.offset})", 1))
         if variant not in ("backgammon", "nackgammon", 0, 1):
@@ -99,7 +102,7 @@ class _Reader:
     def games(self) -> Iterator[GameRecord]:
         if any(i.code == "unsupported-variant" for i in self.match.issues):
             return
-        names = (str(self.doc.get("player_white") or ""), str(self.doc.get("player_black") or ""))
+        names = (encodable(str(self.doc.get("player_white") or "")), encodable(str(self.doc.get("player_black") or "")))
         start = self.doc.get("score_start")
         if start is None and "white_score_start" in self.doc:  # the codec's projection names them apart
             start = [self.doc.get("white_score_start", 0), self.doc.get("black_score_start", 0)]
@@ -136,7 +139,7 @@ class _Reader:
         if isinstance(kind, int) and 0 <= kind <= 20:
             dice = (ply.get("d1"), ply.get("d2"))
             if player is None or dice != _DICE_IDS[kind] and dice[::-1] != _DICE_IDS[kind]:
-                self.issue(game, f"a roll of {dice} for action {kind}, by color {ply.get('color')!r}", number)
+                self.issue(game, f"a roll of {quoted(dice)} for action {kind}, by color {quoted(ply.get('color'))}", number)
                 return None
             steps = _steps(player, ply.get("moves"))
             if steps is None:
@@ -196,7 +199,10 @@ def _members(source: Input, problems: list[tuple[int, str]]) -> Iterator[tuple[i
 
     try:
         for member in ogxm.iter_stream(stream, strict=False, on_skip=skipped):
-            yield position, member
+            if len(member) > MAX_MEMBER:  # its plies, unpacked, would cost memory without bound
+                problems.append((position, f"a match of {len(member):,} bytes, more than {MAX_MEMBER >> 20} MB: not read"))
+            else:
+                yield position, member
             position += len(member)
     except ogxm.StreamTruncated as exc:
         problems.append((exc.offset, f"the stream is cut short: {exc.length:,} bytes of an unfinished member at its end"))
@@ -255,12 +261,15 @@ def _ply_steps(player: int, play: LegalPlay, dice: tuple[int, int]) -> list[dict
     return steps
 
 
-def document(match: MatchRecord, games: list[Any]) -> dict[str, Any]:
-    """The OGXM JSON document of a replayed record (``games``: its GameReplays)."""
+def document(match: MatchRecord, games: Iterable[Any]) -> dict[str, Any]:
+    """The OGXM JSON document of a replayed record (``games``: its GameReplays, each used
+    once, as they come)."""
     from bgrecord.rules import rules_for
 
     rules = rules_for(match)
-    names = games[0].game.names if games else match.players
+    each = iter(games)
+    first = next(each, None)
+    names = first.game.names if first is not None else match.players
     doc: dict[str, Any] = {
         "match_length": match.length or 0, "player_white": names[0], "player_black": names[1],
         "variant": "nackgammon" if rules.variant.value == "nackgammon" else "backgammon",
@@ -273,9 +282,9 @@ def document(match: MatchRecord, games: list[Any]) -> dict[str, Any]:
         value = match.tag(tag)
         if value:
             doc[key] = value[:120]
-    if games and games[0].score != (0, 0):
-        doc["score_start"] = list(games[0].score)
-    for replayed in games:
+    if first is not None and first.score != (0, 0):
+        doc["score_start"] = list(first.score)
+    for replayed in itertools.chain([first] if first is not None else [], each):
         doc["games"].append(_game(replayed))
         if _starts_nackgammon(replayed):
             doc["variant"] = "nackgammon"  # DailyGammon's way: a set-up of the Nackgammon start
@@ -324,7 +333,7 @@ def _game(replayed: Any) -> dict[str, Any]:
     return game
 
 
-def write_ogxm(match: MatchRecord, games: list[Any]) -> bytes:
+def write_ogxm(match: MatchRecord, games: Iterable[Any]) -> bytes:
     """OGXM v2 bytes of a replayed match, checked by the codec (``v2_problem``)."""
     ogxm = codec()
     doc = document(match, games)

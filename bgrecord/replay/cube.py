@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bgrecord.escapes import quoted
 from bgrecord.formats.numbers import MAX_CUBE
 from bgrecord.issues import Severity
 from bgrecord.records import Action, CubeAction
@@ -50,7 +51,7 @@ class Cube:
             self.double(action, player)
             return
         if self.offer is None:
-            game.stop("cube", "answer-without-double", f"{action.text!r} answers no double", action)
+            game.stop("cube", "answer-without-double", f"{quoted(action.text)} answers no double", action)
         assert self.offer is not None
         offered, offerer, value = self.offer
         if player == offerer:

@@ -13,6 +13,7 @@ out of order), the rest of the game is not checked, and an info issue says so.
 
 from __future__ import annotations
 
+from bgrecord.escapes import quoted
 from bgrecord.issues import Issue, Severity
 from bgrecord.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
 from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
@@ -116,7 +117,7 @@ class GameReplayer:
             raise Stop  # the reader has reported it
         if (self.result is not None or self.unplayed is not None) and not isinstance(action, Result):
             if self.result is not None:
-                what = f"{action.text!r}" if action.text else type(action).__name__
+                what = quoted(action.text) if action.text else type(action).__name__
                 self.stop("structure", "after-game-end", f"{what} after the game ended", action)
             bare = self.unplayed
             assert bare is not None

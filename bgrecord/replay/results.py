@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bgrecord.escapes import quoted
 from bgrecord.issues import Severity
 from bgrecord.position import Outcome
 from bgrecord.records import CubeAction, Result, Roll
@@ -55,7 +56,7 @@ class Claims:
         """The answer to a resignation offer (SGF's ``accept`` and ``reject``)."""
         game = self.game
         if self.offer is None or action.player is None or action.player == self.offer[0]:
-            game.stop("result", "answer-without-resign", f"{action.text!r} answers no resignation", action)
+            game.stop("result", "answer-without-resign", f"{quoted(action.text)} answers no resignation", action)
         assert self.offer is not None and action.player is not None
         resigner, level = self.offer
         self.offer = None
