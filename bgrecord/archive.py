@@ -30,9 +30,12 @@ from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.spool import IN_MEMORY, Spool
+from bgrecord.outputs import OutputError
+from bgrecord.spool import Spool
+from bgrecord.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, FileRows, Tables, content_key, file_rows
 from bgrecord.validate import internal_issue
+from bgrecord.writing_rows import POSITIONS_IN_MEMORY, RowsWriter
 from bgrecord.writers import ids_json, play_text, step_ogids, step_state
 
 SCHEMA_VERSION = "1"
@@ -92,9 +95,6 @@ def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool
     return rows
 
 
-POSITIONS_IN_MEMORY = 20_000  # a file's positions kept in memory (about 26 MB); the rest on disk
-
-
 def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
     """The rows of one file, read and replayed once (:func:`bgrecord.stats.file_rows`, with
     the positions beside); a failure is reported, never raised."""
@@ -121,13 +121,22 @@ def failed_rows(file: Any, exc: BaseException) -> IndexRows:
 class Database:
     """A DuckDB or SQLite file holding :data:`TABLES`: one small interface for both."""
 
-    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False, name: str | Path | None = None) -> None:
+        """Open the database file ``path`` (``name``: what to call it in a message, when
+        ``path`` is a temporary copy). :class:`~bgrecord.storage.DatabaseError` when the
+        engine cannot open it."""
         self.path = Path(path)
         self.engine = engine_of(path)
-        if self.engine == "duckdb":
-            self.connection: Any = require("duckdb").connect(str(self.path), read_only=read_only)
-        else:
-            self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
+        engine = require("duckdb") if self.engine == "duckdb" else None
+        try:
+            if engine is not None:
+                self.connection: Any = engine.connect(str(self.path), read_only=read_only)
+            else:
+                self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
+        except Exception as exc:
+            if is_engine_error(exc):
+                raise engine_failure(name or path, exc) from None
+            raise
 
     def names(self) -> set[str]:
         if self.engine == "duckdb":
@@ -147,7 +156,12 @@ class Database:
             return False
 
     def is_empty(self) -> bool:
-        return not self.names()
+        try:
+            return not self.names()
+        except Exception as exc:  # noqa: BLE001 - each engine has its own error for a file that is not its database
+            if is_engine_error(exc):
+                return False
+            raise
 
     def create(self) -> None:
         """The tables, empty (an existing one is kept)."""
@@ -201,21 +215,39 @@ class IndexReport:
     positions: int = 0
 
 
-def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False) -> IndexReport:
+def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False,
+          waiting: Callable[[], None] | None = None) -> IndexReport:  # fmt: skip
     """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
     the files that are new or changed (by content), in order. The database is written as a copy
-    renamed into place: a run that fails leaves it as it was."""
-    target = Path(target)
+    renamed into place: a run that fails leaves it as it was. One run at a time: a second
+    waits for the first (:func:`~bgrecord.storage.writer_lock`, after ``waiting()``), then
+    updates what the first wrote. :class:`~bgrecord.storage.DatabaseError` for a file that is
+    not a database, or a disk that cannot take the write."""
+    with writer_lock(target, waiting):
+        try:
+            return _index(Path(target), files, work, dedupe)
+        except DatabaseError:
+            raise
+        except Exception as exc:
+            if is_engine_error(exc) and not isinstance(exc, OutputError):
+                raise engine_failure(target, exc) from None
+            raise
+
+
+def _index(target: Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool) -> IndexReport:
     engine_of(target)
     report = IndexReport()
     folder = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     os.close(handle)
     os.unlink(temporary)  # the engines create their own file
     try:
         if target.exists():
             shutil.copyfile(target, temporary)
-        database = Database(temporary)
+        database = Database(temporary, name=target)
         try:
             if target.exists() and not database.is_index() and not database.is_empty():
                 raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
@@ -232,7 +264,7 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             for name in report.replaced:
                 for table in ("games", "positions", "files"):
                     database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
-            writer = _Writer(database, report)
+            writer = RowsWriter(database, report)
             for rows in work(todo):
                 writer.add(rows)
             writer.flush()
@@ -248,80 +280,6 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             if os.path.exists(leftover):
                 os.unlink(leftover)
     return report
-
-
-BATCH_POSITIONS = 10_000  # positions written at once (files gathered up to it): memory flat, few calls
-
-
-class _Writer:
-    """Writes files' rows into the database, a batch of small files at once and a large file
-    chunk by chunk. Each file's rows are its own: rows that fail to go in (any exception)
-    are taken out again, the file is reported (an ``internal`` problem), and the others go in."""
-
-    def __init__(self, database: Database, report: IndexReport) -> None:
-        self.database, self.report = database, report
-        self.pending: list[IndexRows] = []
-        self.positions = 0
-
-    def add(self, rows: IndexRows) -> None:
-        if rows.problem:
-            self.report.problems.append((rows.path, rows.problem, rows.internal))
-        self.report.games += len(rows.rows)
-        self.report.positions += len(rows.positions)
-        if len(rows.positions) > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY:  # partly on disk: read once, alone
-            self.flush()
-            self.one(rows)
-            return
-        self.pending.append(rows)
-        self.positions += len(rows.positions)
-        if self.positions >= BATCH_POSITIONS:
-            self.flush()
-
-    def flush(self) -> None:
-        pending, self.pending, self.positions = self.pending, [], 0
-        if not pending:
-            return
-        try:
-            tables: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
-            for rows in pending:
-                for table, found in self.tables(rows):
-                    tables[table] += found
-            for table, found in tables.items():
-                self.database.insert(table, found)
-        except Exception:  # noqa: BLE001 - one file's rows do not go in: find which, the others go in
-            self.remove(pending)
-            for rows in pending:
-                self.one(rows)
-
-    def one(self, rows: IndexRows) -> None:
-        try:
-            for table, found in self.tables(rows):
-                self.database.insert(table, found)
-        except Exception as exc:  # noqa: BLE001 - as in flush
-            self.remove([rows])
-            problem = internal_issue(rows.path, exc).message
-            self.report.problems.append((rows.path, problem, True))
-            self.database.insert("files", [{"file": rows.path, "file_key": "", "games": 0, "problem": problem}])
-
-    @staticmethod
-    def tables(rows: IndexRows) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-        """A file's rows, table by table, chunk by chunk (positions with their file and match key)."""
-        keys: dict[Any, Any] = {}
-        games = 0
-        for chunk in rows.rows.chunks():
-            keys.update((row["match"], row["match_key"]) for row in chunk)
-            games += len(chunk)
-            yield "games", chunk
-        for chunk in rows.positions.chunks():
-            for row in chunk:
-                row["file"], row["match_key"] = rows.path, keys.get(row["match"])
-            yield "positions", chunk
-        yield "files", [{"file": rows.path, "file_key": rows.file_key, "games": games, "problem": rows.problem}]
-
-    def remove(self, files: list[IndexRows]) -> None:
-        for rows in files:
-            for table in ("games", "positions", "files"):
-                self.database.execute(f"DELETE FROM {table} WHERE file = ?", [rows.path])
 
 
 def _file_key(name: str) -> str:
@@ -404,12 +362,20 @@ def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dic
         raise ValueError(f"{path}: no such index")
     database = Database(path, read_only=True)
     try:
-        if not database.is_index():
-            raise ValueError(f"{path}: not a bgrecord index")
-        condition, values = wanted.where()
-        columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
-        bound = f" LIMIT {int(limit)}" if limit else ""
-        sql = f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}"
-        return list(database.rows(sql, FOUND_COLUMNS, values))
+        return _found(database, path, wanted, limit)
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
     finally:
         database.close()
+
+
+def _found(database: Database, path: str | Path, wanted: Wanted, limit: int | None) -> list[dict[str, Any]]:
+    if not database.is_index():
+        raise ValueError(f"{path}: not a bgrecord index")
+    condition, values = wanted.where()
+    columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
+    bound = f" LIMIT {int(limit)}" if limit else ""
+    sql = f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}"
+    return list(database.rows(sql, FOUND_COLUMNS, values))

@@ -7,8 +7,8 @@ escape decodes to).
 :func:`shown` escapes all of those but the line feed and the tab, for a whole output (what
 goes to standard output and standard error, a replay written to a file); :func:`one_line`
 escapes those two as well, for one field that must stay on its line (a path, a name, a
-message). The escapes are visible text: ``\\x1b`` for a C0 control character (as Python's
-``repr`` writes it), ``\\u009b`` for DEL, a C1 control, a bidirectional control, a line or
+message). The escapes are visible text: ``\\n``, ``\\t``, ``\\r`` and ``\\x1b`` for a C0 control
+character (as Python's ``repr`` writes them), ``\\u009b`` for DEL, a C1 control, a bidirectional control, a line or
 paragraph separator and a lone surrogate. Escaping is idempotent, and JSON stays JSON with the
 same values: JSON writers escape C0 themselves, and the others become JSON escapes.
 
@@ -28,9 +28,13 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 QUOTED = 60  # the most characters of a value a message quotes
 
 
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
 def _escape(found: re.Match[str]) -> str:
-    code = ord(found.group())
-    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+    char = found.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}")
 
 
 def shown(text: str) -> str:

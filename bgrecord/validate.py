@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
-from bgrecord.escapes import cut
+from bgrecord.escapes import cut, one_line
 from bgrecord.issues import Issue, Severity, count
 from bgrecord.limits import MAX_ISSUES
 from bgrecord.reader import iter_games
@@ -182,10 +182,10 @@ class ReadReport:
         for match in self.matches:
             length = match["length"]
             kind = "money play" if length == 0 else f"{length} point match" if length else "no match length"
-            players = " vs ".join(name or "(no name)" for name in match["players"])
+            players = " vs ".join(one_line(name) if name else "(no name)" for name in match["players"])
             games, actions = len(match["games"]), sum(game["actions"] for game in match["games"])
             encoding = f" ({match['encoding']})" if match["encoding"] else ""
-            found.append(f"{self.path}: {match['format']}{encoding}, {kind}, {players}, {count(games, 'game')}, {count(actions, 'action')}")
+            found.append(f"{one_line(self.path)}: {match['format']}{encoding}, {kind}, {players}, {count(games, 'game')}, {count(actions, 'action')}")
         return found + [f"  {issue}" for issue in self.issues]
 
     def to_json(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import (
     each_file,
     gather,
@@ -46,7 +47,7 @@ def read(paths: tuple[str, ...], output: str, quiet: bool) -> None:
     else:
         for report in reports:
             if report.failure:
-                click.echo(f"bgrecord: {report.path}: {report.failure}", err=True)
+                click.echo(f"bgrecord: {one_line(report.path)}: {report.failure}", err=True)
             for line in report.lines():
                 if not quiet or line.startswith("  "):
                     click.echo(line)
@@ -90,7 +91,7 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
         shown = {Severity.ERROR} | ({Severity.WARNING} if strict else set()) if quiet else set(Severity)
         for report in reports:
             if report.failure:
-                click.echo(f"bgrecord: {report.path}: {report.failure}", err=True)
+                click.echo(f"bgrecord: {one_line(report.path)}: {report.failure}", err=True)
             for issue in report.issues:
                 if issue.severity in shown:
                     click.echo(str(issue))

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.issues import count
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,7 +32,7 @@ class Failure(click.ClickException):
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"bgrecord: {self.format_message()}", err=True)
+        click.echo(f"bgrecord: {one_line(self.format_message())}", err=True)
 
 
 class Nothing(Failure):
@@ -109,9 +110,9 @@ class Inputs:
 
     def report(self) -> None:
         for line in self.missing:
-            click.echo(f"bgrecord: {line}", err=True)
+            click.echo(f"bgrecord: {one_line(line)}", err=True)
         for folder in self.empty:
-            click.echo(f"bgrecord: {folder}: warning: no match file in this folder", err=True)
+            click.echo(f"bgrecord: {one_line(folder)}: warning: no match file in this folder", err=True)
 
     @property
     def problems(self) -> list[str]:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
 from bgrecord.issues import count
 from bgrecord.outputs import distinct
@@ -100,14 +101,14 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
             if not quiet or not force:
                 click.echo(str(issue), err=True)
         if result.more_errors and (not quiet or not force):
-            click.echo(f"{result.source}: {count(result.more_errors, 'more error')} not listed", err=True)
+            click.echo(f"{one_line(result.source)}: {count(result.more_errors, 'more error')} not listed", err=True)
         if result.status == "written" and not stream and not quiet:
-            click.echo(f"{result.source} -> {result.destination}", err=True)
+            click.echo(f"{one_line(result.source)} -> {one_line(result.destination)}", err=True)
         elif result.status == "errors":
             errors = count(len(result.errors) + result.more_errors, "error")
-            click.echo(result.message or f"{result.source}: not converted ({errors}; --force converts it anyway)", err=True)
+            click.echo(one_line(result.message or f"{result.source}: not converted ({errors}; --force converts it anyway)"), err=True)
         elif result.message:
-            click.echo(f"bgrecord: {result.message}", err=True)
+            click.echo(f"bgrecord: {one_line(result.message)}", err=True)
     if stream:
         _write_stream(output, results, inputs=tuple(files), overwrite=overwrite, counts=counts)
     if not quiet:
@@ -131,4 +132,4 @@ def _write_stream(output: str, results: list[Conversion], inputs: tuple[str, ...
         write_output(output, write_stream(members))
     except (OutputError, ImportError, ValueError) as exc:
         fail(str(exc))
-    click.echo(f"{count(len(members), 'match', 'matches')} -> {output}", err=True)
+    click.echo(f"{count(len(members), 'match', 'matches')} -> {one_line(output)}", err=True)

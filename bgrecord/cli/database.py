@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
 from bgrecord.issues import count
 
@@ -50,15 +51,18 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
     def work(names: list[str]) -> Any:
         return each_file(index_rows, names, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_rows)
 
+    def waiting() -> None:
+        click.echo(f"bgrecord: {one_line(target)}: another bgrecord index is writing it: waiting for it to finish", err=True)
+
     try:
-        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe)
+        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe, waiting)
     except (ValueError, OSError) as exc:
         fail(str(exc))
     for file, problem, _ in report.problems:
-        click.echo(f"bgrecord: {file}: {problem}", err=True)
+        click.echo(f"bgrecord: {one_line(file)}: {one_line(problem)}", err=True)
     if not quiet:
         click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged: "
-                   f"{count(report.games, 'game')}, {count(report.positions, 'position')} -> {target}", err=True)  # fmt: skip
+                   f"{count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
     inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems))
 
 
@@ -108,11 +112,11 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
 
 def _occurrence(row: dict[str, Any]) -> str:
     """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``."""
-    names = (row["player0"] or "left", row["player1"] or "right")
+    names = (one_line(row["player0"] or "left"), one_line(row["player1"] or "right"))
     actor = names[row["player"]] if row["player"] in (0, 1) else "?"
     move = f", move {row['move']}" if row["move"] else ""
     match = f"match {row['match']}, " if row["match"] and row["match"] > 1 else ""
     done = {"move": f"{actor} to play {row['dice']}: {row['play'] or 'no move'}" if row["dice"] else f"{actor} to roll",
             "double": f"{actor} doubles", "take": f"{actor} doubled: taken", "drop": f"{actor} doubled: dropped",
             "setup": f"set up, {actor} to act"}.get(row["action"], f"{actor}: {row['action']}")  # fmt: skip
-    return f"{row['file']}:{row['line']}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {done}"
+    return f"{one_line(str(row['file']))}:{row['line']}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {one_line(done)}"

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import (
     each_file,
     fail,
@@ -89,7 +90,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
             for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=tables.failed_rows):
                 if found.problem:
                     problems += 1
-                    click.echo(f"bgrecord: {found.path}: {found.problem}", err=True)
+                    click.echo(f"bgrecord: {one_line(found.path)}: {one_line(found.problem)}", err=True)
                     continue
 
                 def take(found: Any = found) -> bool:
@@ -111,12 +112,12 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     except (ImportError, OSError) as exc:
         fail(str(exc))
     if not quiet:
-        click.echo(f"{count(len(inputs.files), 'file')}, {count(writer.rows, 'game')} -> {games_out}", err=True)
+        click.echo(f"{count(len(inputs.files), 'file')}, {count(writer.rows, 'game')} -> {one_line(games_out)}", err=True)
     inputs.exit(problems > 0)
 
 
 def _said(issue: Any) -> bool:
-    click.echo(f"bgrecord: {issue.path}: {issue.message}", err=True)
+    click.echo(f"bgrecord: {one_line(str(issue.path))}: {one_line(issue.message)}", err=True)
     return False
 
 
