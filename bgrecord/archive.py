@@ -24,13 +24,14 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
+from bgrecord.escapes import encodable
 from bgrecord.extras import require
 from bgrecord.ids import MatchState, identify
 from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.outputs import OutputError
+from bgrecord.outputs import OutputError, held_signals
 from bgrecord.spool import Spool
 from bgrecord.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, FileRows, Tables, content_key, file_rows
@@ -238,14 +239,15 @@ def _index(target: Path, files: list[str], work: Callable[[list[str]], Iterable[
     engine_of(target)
     report = IndexReport()
     folder = target.parent if str(target.parent) else Path(".")
+    with held_signals():  # until the block that removes it is entered
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+        except OSError as exc:
+            raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        os.close(handle)
+        os.unlink(temporary)  # the engines create their own file
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
-    except OSError as exc:
-        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
-    os.close(handle)
-    os.unlink(temporary)  # the engines create their own file
-    try:
-        if target.exists():
+        if target.exists() and target.stat().st_size:  # an empty file holds nothing: a new database
             shutil.copyfile(target, temporary)
         database = Database(temporary, name=target)
         try:
@@ -255,15 +257,15 @@ def _index(target: Path, files: list[str], work: Callable[[list[str]], Iterable[
             known = dict(database.query("SELECT file, file_key FROM files"))
             todo = []
             for name in files:
-                key = _file_key(name)
-                if known.get(name) == key:
+                key, stored = _file_key(name), encodable(name)  # as the rows name it
+                if known.get(stored) == key:
                     report.unchanged.append(name)
                     continue
-                (report.replaced if name in known else report.added).append(name)
+                (report.replaced if stored in known else report.added).append(name)
                 todo.append(name)
             for name in report.replaced:
                 for table in ("games", "positions", "files"):
-                    database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
+                    database.execute(f"DELETE FROM {table} WHERE file = ?", [encodable(name)])
             writer = RowsWriter(database, report)
             for rows in work(todo):
                 writer.add(rows)
@@ -276,7 +278,7 @@ def _index(target: Path, files: list[str], work: Callable[[list[str]], Iterable[
             database.close()
         os.replace(temporary, target)
     finally:
-        for leftover in (temporary, temporary + ".wal"):
+        for leftover in (temporary, *(temporary + ending for ending in (".wal", "-journal", "-wal", "-shm"))):  # the engines' own
             if os.path.exists(leftover):
                 os.unlink(leftover)
     return report

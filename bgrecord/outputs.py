@@ -15,6 +15,7 @@ import io
 import os
 import select
 import shutil
+import signal
 import stat
 import sys
 import tempfile
@@ -159,10 +160,11 @@ def atomic_output(target: str | Path, binary: bool = False, encoding: str = "utf
             raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
         return
     folder = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    with held_signals():  # a signal between making the file and the block that removes it would leave it
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
         os.chmod(temporary, _mode_for(path))
         with os.fdopen(handle, mode, encoding=text, errors=errors, newline=None if binary else "") as out:
@@ -176,15 +178,33 @@ def atomic_output(target: str | Path, binary: bool = False, encoding: str = "utf
         raise
 
 
-def _mode_for(path: Path) -> int:
-    """The permissions of a new output: those of the file it replaces, else what the umask
-    allows (a temporary file is made private)."""
+_HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+
+
+@contextlib.contextmanager
+def held_signals() -> Iterator[None]:
+    """The stopping signals held back for the block (they are handled when it ends): for
+    making a temporary file, where a stop between its making and the handler that removes it
+    would leave it behind."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _mode_for(path: Path, folder: bool = False) -> int:
+    """The permissions of a new output: those of the file (or folder) it replaces, else what
+    the umask allows (a temporary file or folder is made private)."""
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
         mask = os.umask(0)
         os.umask(mask)
-        return 0o666 & ~mask
+        return (0o777 if folder else 0o666) & ~mask
 
 
 def distinct(targets: Iterable[str | Path]) -> None:
@@ -220,11 +240,13 @@ def atomic_folder(target: str | Path) -> Iterator[Path]:
     it does not."""
     path = Path(target)
     parent = path.parent if str(path.parent) else Path(".")
+    with held_signals():
+        try:
+            temporary = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
-        temporary = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
+        os.chmod(temporary, _mode_for(path, folder=True))  # a temporary folder is made private; the output is not
         yield temporary
         old = None
         if path.exists():

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import pandas as pd
 
+from bgrecord.escapes import encodable
 from bgrecord.extras import require
 from bgrecord.issues import Severity
 from bgrecord.reader import match_files
@@ -121,7 +122,7 @@ def match_rows(path: str | Path | Input, rules: str | None = None, each: Callabl
     """:func:`game_rows`, a match at a time (a match's rows come when it ends: its
     ``match_key`` is then known)."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
-    name = source.name or "<stdin>"
+    name = encodable(source.name or "<stdin>")  # a name of bytes no encoding reads is still written in a table
     file_key = file_key if file_key is not None else content_key(source)
     rows: list[dict[str, Any]] = []
     number = 0
@@ -164,7 +165,7 @@ def file_rows(path: str | Path | Input, rules: str | None = None,
               each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
     """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.spool.Spool`, with a
     failure on one file reported, never raised."""
-    name = (path.name if isinstance(path, Input) else str(path)) or "<stdin>"
+    name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
 
     def rows_of(source: Input, key: str) -> FileRows:
         spool: Spool[dict[str, Any]] = Spool()

@@ -30,7 +30,8 @@ def is_storage_error(exc: BaseException) -> bool:
     if isinstance(exc, OSError) or isinstance(exc, sqlite3.OperationalError):
         return True
     return type(exc).__module__.lstrip("_") == "duckdb" and type(exc).__name__ in (
-        "IOException", "OutOfMemoryException", "FatalException", "PermissionException", "InterruptException")  # fmt: skip
+        "IOException", "OutOfMemoryException", "FatalException", "PermissionException", "InterruptException",
+        "TransactionException")  # fmt: skip
 
 
 def engine_failure(name: str | Path, exc: BaseException) -> DatabaseError:

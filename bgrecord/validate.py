@@ -33,7 +33,7 @@ class FileReport:
     games: int = 0
     issues: list[Issue] = field(default_factory=list)
     failure: str | None = None  # the file could not be read at all (I/O)
-    beyond: Counter[Severity] = field(default_factory=Counter)  # issues past MAX_ISSUES: counted, not kept
+    beyond: Beyond = field(default_factory=lambda: Beyond())  # issues past MAX_ISSUES: counted, not kept
 
     def add(self, issues: Iterable[Issue]) -> None:
         keep(self.issues, self.beyond, issues)
@@ -54,21 +54,37 @@ class FileReport:
         }
 
 
-def keep(kept: list[Issue], beyond: Counter[Severity], issues: Iterable[Issue]) -> None:
-    """``issues`` added to ``kept`` up to :data:`~bgrecord.limits.MAX_ISSUES` (a file's report
-    costs bounded memory however many issues it has); the others counted in ``beyond``."""
+@dataclass(slots=True)
+class Beyond:
+    """The issues of a file past what its report keeps: counted by severity."""
+
+    counts: Counter[Severity] = field(default_factory=Counter)
+    room: list[int] = field(default_factory=lambda: [MAX_ISSUES, MAX_ISSUES])  # left for errors, for other issues
+
+    def __getitem__(self, severity: Severity) -> int:
+        return self.counts[severity]
+
+
+def keep(kept: list[Issue], beyond: Beyond, issues: Iterable[Issue]) -> None:
+    """``issues`` added to ``kept``: the errors up to :data:`~bgrecord.limits.MAX_ISSUES`, and
+    as many warnings and infos (a file's report costs bounded memory however many issues it
+    has, and notices never crowd an error out); the others counted in ``beyond``."""
+    room = beyond.room
     for issue in issues:
-        if len(kept) < MAX_ISSUES:
+        other = issue.severity is not Severity.ERROR
+        if room[other] > 0:
+            room[other] -= 1
             kept.append(issue)
         else:
-            beyond[issue.severity] += 1
+            beyond.counts[issue.severity] += 1
 
 
-def _said_beyond(path: str, issues: list[Issue], beyond: Counter[Severity]) -> None:
-    if beyond:
+def _said_beyond(path: str, issues: list[Issue], beyond: Beyond) -> None:
+    total = sum(beyond[s] for s in Severity)
+    if total:
         counts = ", ".join(count(beyond[s], str(s)) for s in Severity if beyond[s])
-        issues.append(Issue(Severity.INFO, "format", "more-issues", f"{sum(beyond.values()):,} more issues not listed ({counts}): "
-                            f"a file's report lists its first {MAX_ISSUES:,}", path))  # fmt: skip
+        issues.append(Issue(Severity.INFO, "format", "more-issues", f"{total:,} more issues not listed ({counts}): a file's report "
+                            f"lists its first {MAX_ISSUES:,} errors and {MAX_ISSUES:,} other issues", path))  # fmt: skip
 
 
 def internal_issue(path: str, exc: BaseException) -> Issue:
@@ -164,7 +180,7 @@ class ReadReport:
     matches: list[dict[str, Any]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     failure: str | None = None
-    beyond: Counter[Severity] = field(default_factory=Counter)  # issues past MAX_ISSUES: counted, not kept
+    beyond: Beyond = field(default_factory=lambda: Beyond())  # issues past MAX_ISSUES: counted, not kept
 
     def add(self, issues: Iterable[Issue]) -> None:
         keep(self.issues, self.beyond, issues)

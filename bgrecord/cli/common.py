@@ -298,7 +298,7 @@ def _ignore_interrupts() -> None:
     from bgrecord.cli.streams import stop_on_signals
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    stop_on_signals()
+    stop_on_signals(worker=True)
 
 
 def _stderr() -> Any:

@@ -222,18 +222,23 @@ def _reconfigure(stream: Any) -> None:
         pass
 
 
-def stop_on_signals() -> None:
-    """SIGTERM and SIGHUP raise :class:`Stopped` (in the main thread of a process; a worker
-    process calls it too, so that its temporary files go as well)."""
+def stop_on_signals(worker: bool = False) -> None:
+    """SIGTERM and SIGHUP raise :class:`Stopped` (in the main thread of a process). A worker
+    process calls it with ``worker``: there they raise ``SystemExit``, so that its temporary
+    files go as well and it ends quietly (its pool ends it so when it is done with it)."""
     try:
         for number in _STOPPING:
-            signal.signal(number, _stop)
+            signal.signal(number, _exit if worker else _stop)
     except ValueError:  # not the main thread: the main thread's handlers stand
         pass
 
 
 def _stop(number: int, frame: Any) -> None:
     raise Stopped(number)
+
+
+def _exit(number: int, frame: Any) -> None:
+    raise SystemExit(128 + number)
 
 
 def raw_stderr() -> IO[str]:

@@ -73,10 +73,10 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 )  # fmt: skip
 _SGF_GAMES = {"1": "Go", "2": "Othello", "3": "chess", "4": "Gomoku", "5": "Nine Men's Morris", "7": "Chinese chess",
               "8": "Shogi", "9": "Lines of Action", "10": "Ataxx", "11": "Hex", "16": "Amazons"}  # fmt: skip
-_BGF = re.compile(rb'\s*\{\s*"format"\s*:\s*"BGF"')
+_BGF = re.compile(rb'\A\s*+\{\s*+"format"\s*+:\s*+"BGF"')  # anchored: a search through blanks stays linear
 _SGF_GAME = re.compile(rb"GM\s*\[\s*([0-9]{1,6})\s*\]")
 _FIBS = re.compile(r"^Score is [0-9]+-[0-9]+ in (?:a [0-9]+ point|an unlimited) match", re.M)
-_SNOWIE = re.compile(r"^[ \t]*(?:[^;\n]*;){39}")
+_SNOWIE = re.compile(r"\A[ \t]*+(?:[^;\n]*+;){39}")  # possessive: a line of blanks fails in one pass
 
 
 def detect(source: Input) -> Format | Refusal:
@@ -308,10 +308,11 @@ def _bound_game(match: MatchRecord, game: GameRecord) -> None:
     """A game: no more actions than :data:`MAX_ACTIONS`, names and comments no longer than
     their limits."""
     if len(game.actions) > MAX_ACTIONS:
-        beyond = game.actions[MAX_ACTIONS]
-        _limit(match, "too-many-actions", f"a game of {len(game.actions):,} actions, more than {MAX_ACTIONS:,}: the rest of the game "
-               "is not read", beyond.line, game)  # fmt: skip
+        beyond, count = game.actions[MAX_ACTIONS], len(game.actions)
         del game.actions[MAX_ACTIONS:]
+        game.issues[:] = [i for i in game.issues if i.line is None or i.line < beyond.line]  # of what is not read
+        _limit(match, "too-many-actions", f"a game of {count:,} actions, more than {MAX_ACTIONS:,}: the rest of the game is not read",
+               beyond.line, game)  # fmt: skip
     if any(len(name) > MAX_NAME for name in game.names):
         longest = max(len(name) for name in game.names)
         _limit(match, "too-long", f"a player's name of {longest:,} characters, more than {MAX_NAME:,}: cut there", game.line, game)

@@ -24,7 +24,7 @@ from bgrecord.formats.mat_grammar import describe_error
 from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.grammars import grammar_text
 from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_GAME_TEXT, TooLarge
+from bgrecord.limits import MAX_ACTIONS, MAX_DEPTH, MAX_GAME_TEXT, TooLarge
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag
 from bgrecord.source import LINE_END, Input
 
@@ -103,6 +103,7 @@ def point_of(letter: str, player: int) -> int:
 
 # A parenthesis, or a run of everything else (text and whole values, which may hold
 # parentheses): a game tree's nodes are one run, so the splitter loops per tree, not per value.
+_MAX_NODES = 4 * MAX_ACTIONS  # nodes of a game tree (an action is a node; set-ups and notes are more)
 # Matched at one place at a time (never searched for): a value left open fails once, at its
 # start, where a search would try again from every later "[" (quadratic in a run of them).
 _TREE_TOKENS = re.compile(r"[()]|(?:[^()\[]++|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\])++")
@@ -112,10 +113,10 @@ def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, i
     """The pieces of a collection given block by block, as written: (True, text, line,
     column) for each top-level game tree, (False, text, line, column) for what stands between
     them. A value may hold brackets and parentheses; one left open at the end of a block
-    waits for the next. A piece longer than :data:`~bgrecord.limits.MAX_GAME_TEXT` is
-    :class:`~bgrecord.limits.TooLarge`."""
+    waits for the next. A piece longer than :data:`~bgrecord.limits.MAX_GAME_TEXT`, or trees
+    nested deeper than :data:`~bgrecord.limits.MAX_DEPTH`, are :class:`~bgrecord.limits.TooLarge`."""
     depth = 0
-    size = 0  # characters of the piece being gathered
+    size = nodes = 0  # characters and nodes of the piece being gathered
     line, column = 1, 1  # where the text not yet consumed starts
     piece_start = (1, 1)
     pieces: list[str] = []
@@ -130,18 +131,23 @@ def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, i
             if token == "(" and depth == 0:
                 if pieces:
                     yield False, "".join(pieces), piece_start[0], piece_start[1]
-                pieces, piece_start, size = [], (line, column), 0
+                pieces, piece_start, size, nodes = [], (line, column), 0, 0
             if token == "(":
                 depth += 1
+                if depth > MAX_DEPTH:  # variations inside variations: no record nests so deep
+                    raise TooLarge(f"game trees nested more than {MAX_DEPTH} deep", piece_start[0])
             pieces.append(token)
             size += len(token)
+            nodes += token.count(";")  # and the semicolons of values: a bound, which is all it needs to be
             if size > MAX_GAME_TEXT:
                 raise TooLarge(f"a game tree longer than {MAX_GAME_TEXT:,} characters", piece_start[0])
+            if nodes > _MAX_NODES:
+                raise TooLarge(f"a game tree of more than {_MAX_NODES:,} nodes", piece_start[0])
             if token == ")" and depth:
                 depth -= 1
                 if depth == 0:
                     yield True, "".join(pieces), piece_start[0], piece_start[1]
-                    pieces, size = [], 0
+                    pieces, size, nodes = [], 0, 0
             ends = len(LINE_END.findall(token)) if "\r" in token else token.count("\n")
             if ends:
                 last = max(token.rfind("\n"), token.rfind("\r"))
