@@ -296,9 +296,24 @@ def _mark_duplicates(database: Database) -> None:
     database.execute("UPDATE games SET duplicate_of = NULL")
     matches = [{"file": file, "match": match, "match_key": key, "duplicate_of": None}
                for file, match, key in database.query("SELECT DISTINCT file, match, match_key FROM games ORDER BY file, match")]  # fmt: skip
-    for copy in Duplicates().mark(matches):
-        if copy["duplicate_of"]:
-            database.execute("UPDATE games SET duplicate_of = ? WHERE file = ? AND match = ?", [copy["duplicate_of"], copy["file"], copy["match"]])
+    copies = [(copy["file"], copy["match"], copy["duplicate_of"]) for copy in Duplicates().mark(matches) if copy["duplicate_of"]]
+    if not copies:
+        return
+    # One statement for all the copies (a statement a copy scans the games table a copy: quadratic).
+    database.execute("CREATE TEMPORARY TABLE copies (file TEXT, match BIGINT, original TEXT)")
+    try:
+        if database.engine == "duckdb":
+            frame = pd.DataFrame(copies, columns=["file", "match", "original"])  # noqa: F841 - read by DuckDB by name
+            database.connection.register("incoming_copies", frame)
+            database.execute("INSERT INTO copies SELECT * FROM incoming_copies")
+            database.connection.unregister("incoming_copies")
+        else:
+            database.connection.executemany("INSERT INTO copies VALUES (?, ?, ?)", copies)
+        database.execute("CREATE INDEX copies_by_match ON copies (file, match)")
+        database.execute("UPDATE games SET duplicate_of = (SELECT original FROM copies WHERE copies.file = games.file AND copies.match = games.match) "
+                         "WHERE EXISTS (SELECT 1 FROM copies WHERE copies.file = games.file AND copies.match = games.match)")  # fmt: skip
+    finally:
+        database.execute("DROP TABLE copies")
 
 
 def _summaries(database: Database, dedupe: bool) -> None:

@@ -16,6 +16,7 @@ MAX_BINARY = 64 << 20  # bytes of a binary record, read whole (.xg, .bgf, an OGX
 MAX_MEMBER = 4 << 20  # bytes of one match of an OGXM stream
 MAX_LINE = 16 << 20  # characters of one line of text
 MAX_GAME_TEXT = 4 << 20  # characters of one game's text (a .mat game, an SGF game tree)
+MAX_MATCHES = 50_000  # matches in one file (an archive in one stream: split it)
 MAX_GAMES = 10_000  # games in one match
 MAX_ACTIONS = 10_000  # actions in one game (rolls, cube actions, results, comments)
 MAX_NAME = 256  # characters of a player's name, of a tag's value
@@ -23,7 +24,7 @@ MAX_COMMENT = 100_000  # characters of one comment
 MAX_ELEMENTS = 2_000_000  # values in one BGBlitz document (Smile or JSON)
 MAX_DEPTH = 200  # nesting of a BGBlitz document
 MAX_DIGITS = 1_000  # digits of an integer in a BGBlitz document
-MAX_ISSUES = 10_000  # issues kept for one file (the others are counted, and said in one line)
+MAX_ISSUES = 10_000  # issues kept for one file (the others are counted, and said in one line); games listed by read
 MAX_SHOWN_STEPS = 100_000  # steps of one file that replay --format html and --interactive hold
 
 

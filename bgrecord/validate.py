@@ -199,7 +199,9 @@ class ReadReport:
             length = match["length"]
             kind = "money play" if length == 0 else f"{length} point match" if length else "no match length"
             players = " vs ".join(one_line(name) if name else "(no name)" for name in match["players"])
-            games, actions = len(match["games"]), sum(game["actions"] for game in match["games"])
+            unlisted = match.get("unlisted", {"games": 0, "actions": 0})
+            games = len(match["games"]) + unlisted["games"]
+            actions = sum(game["actions"] for game in match["games"]) + unlisted["actions"]
             encoding = f" ({match['encoding']})" if match["encoding"] else ""
             found.append(f"{one_line(self.path)}: {match['format']}{encoding}, {kind}, {players}, {count(games, 'game')}, {count(actions, 'action')}")
         return found + [f"  {issue}" for issue in self.issues]
@@ -225,6 +227,7 @@ def read_file(path: str | Path | Input, name: str | None = None) -> ReadReport:
     def work() -> ReadReport:
         current: MatchRecord | None = None
         entry: dict[str, Any] = {}
+        listed = 0
         for match, game in iter_games(path):
             if match is not current:
                 if current is not None:
@@ -234,8 +237,14 @@ def read_file(path: str | Path | Input, name: str | None = None) -> ReadReport:
                 report.matches.append(entry)
             if game is not None:
                 report.add(game.issues)
-                if not entry["games"]:
+                if not entry["games"] and "unlisted" not in entry:
                     entry["players"] = list(game.names)
+                listed += 1
+                if listed > MAX_ISSUES:  # a file's listing is bounded: the rest counted
+                    unlisted = entry.setdefault("unlisted", {"games": 0, "actions": 0})
+                    unlisted["games"] += 1
+                    unlisted["actions"] += len(game.actions)
+                    continue
                 entry["games"].append({"index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
                                        "scores": list(game.scores), "actions": len(game.actions)})  # fmt: skip
         if current is not None:

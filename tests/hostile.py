@@ -206,12 +206,20 @@ def runs(rng: random.Random, size: int) -> Case:
 def many_games(rng: random.Random, size: int) -> Case:
     """Class 4: a match of more games than the limit, cheap to write: empty games in Smile
     (gzip), or games of one row in a .mat or .gam."""
-    count = 12_000 * size
-    if rng.random() < 0.5:
+    if rng.random() < 0.5:  # past the limit: empty games cost nothing to read
+        count = 12_000 * size ** 3
         body = b"\xfa" + Smile.key("matchlen") + Smile.value(0) + Smile.key("games") + b"\xf8" + b"\xfa\xfb" * count + b"\xf9\xfb"
         return Case("many-games", "g.bgf", bgf_smile(body, compress=True))
+    count = 3_000 * size  # games that are replayed: within the limit, for memory to stay flat
     games = "".join(f"\n Game {n}\n A : 0                          B : 0\n  1) 31: 8/5 6/5\n" for n in range(1, count + 1))
     return Case("many-games", "g.mat", gzip.compress(f" 0 point match\n{games}".encode(), 1), note=f"{count} games")
+
+
+def many_matches(rng: random.Random, size: int) -> Case:
+    """Class 4: a file of many short matches (the limit itself is tested with a lower one)."""
+    count = 2_000 * size
+    text = "".join(f" 1 point match\n\n Game 1\n A : 0                      B{n} : 0\n  1) 31: 8/5 6/5\n\n" for n in range(count))
+    return Case("many-matches", rng.choice(["mm.mat", "mm.mat.gz"]), text.encode() if rng.random() < 0.5 else gzip.compress(text.encode(), 1))
 
 
 def long_game(rng: random.Random, size: int) -> Case:
@@ -321,10 +329,10 @@ def mutants(rng: random.Random, size: int) -> Case:
 
 GENERATORS: dict[str, Callable[[random.Random, int], Case]] = {
     "surrogates": surrogates, "odd-bytes": odd_bytes, "open-brackets": open_brackets, "smile-numbers": smile_numbers,
-    "runs": runs, "many-games": many_games, "long-game": long_game, "long-text": long_text, "deep": deep,
+    "runs": runs, "many-games": many_games, "many-matches": many_matches, "long-game": long_game, "long-text": long_text, "deep": deep,
     "endless": endless, "terminal": terminal, "file-names": file_names, "faulty": faulty, "mutant": mutants,
 }  # fmt: skip
-CLASSES = {2: ["surrogates", "odd-bytes"], 3: ["open-brackets", "smile-numbers", "runs"], 4: ["many-games", "long-game", "long-text", "deep"],
+CLASSES = {2: ["surrogates", "odd-bytes"], 3: ["open-brackets", "smile-numbers", "runs"], 4: ["many-games", "many-matches", "long-game", "long-text", "deep"],
            5: ["endless"], 6: ["terminal"], 7: ["file-names"], 8: ["faulty", "deep"]}  # fmt: skip
 
 

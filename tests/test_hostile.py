@@ -313,6 +313,24 @@ def test_the_limits_on_objects_are_each_a_clear_error(tmp_path: Path) -> None:
         assert not report.internal
 
 
+def test_a_file_of_many_matches_is_read_to_the_limit_and_read_lists_what_it_holds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bgrecord import formats, validate
+
+    monkeypatch.setattr(formats, "MAX_MATCHES", 3)
+    monkeypatch.setattr(validate, "MAX_ISSUES", 4)
+    path = tmp_path / "many.mat"
+    path.write_text("".join(f" 1 point match\n\n Game 1\n A : 0                      B{n} : 0\n{hostile.OPENING}\n" for n in range(5)))
+    report = validate.validate_file(str(path))
+    assert report.games == 3 and "too-many-matches" in [i.code for i in report.issues]
+    read = json.loads(invoke("read", "--format", "json", str(path)).output)["files"][0]
+    listed = sum(len(m["games"]) for m in read["matches"])
+    assert len(read["matches"]) == 3 and listed == 3
+    monkeypatch.setattr(validate, "MAX_ISSUES", 2)
+    read = json.loads(invoke("read", "--format", "json", str(path)).output)["files"][0]
+    assert sum(len(m["games"]) for m in read["matches"]) == 2 and read["matches"][2]["unlisted"] == {"games": 1, "actions": 2}
+    assert invoke("read", str(path)).output.count("1 game, 2 actions") == 3  # the unlisted game counted in its match's line
+
+
 def test_memory_stays_flat_whatever_the_number_of_games_or_rows(tmp_path: Path) -> None:
     """The issue's shapes (a match of many games, a game of many rows, a long name), each at
     two sizes: the peak of the larger is not the double of the smaller's."""

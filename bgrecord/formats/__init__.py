@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator
 from bgrecord.escapes import cut
 from bgrecord.extras import require
 from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_NAME, TooLarge
+from bgrecord.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_MATCHES, MAX_NAME, TooLarge
 from bgrecord.records import Comment, GameRecord, MatchRecord
 from bgrecord.source import Input, has_bom
 
@@ -259,12 +259,16 @@ def bounded(source: Input, pairs: Iterator[tuple[MatchRecord, GameRecord | None]
     file with that error. ``warning``: said on the first match (what follows a compressed
     input's valid data)."""
     last: MatchRecord | None = None
-    games = 0
+    games = matches = 0
     try:
         for match, game in pairs:
             if match is not last:
                 if last is None and warning:
                     match.issues.append(format_issue(Severity.WARNING, "compressed-data", warning, None, None).at(path=source.name))
+                matches += 1
+                if last is not None and matches > MAX_MATCHES:
+                    _limit(last, "too-many-matches", f"more than {MAX_MATCHES:,} matches in one file: the rest of the file is not read", None)
+                    return
                 last, games = match, 0
                 _bound_match(match)
             if game is not None:
