@@ -13,12 +13,15 @@ from __future__ import annotations
 
 MAX_INPUT = 256 << 20  # bytes of any input: a file, standard input, a pipe, what a compressed file inflates to
 MAX_BINARY = 64 << 20  # bytes of a binary record, read whole (.xg, .bgf, an OGXM file)
-MAX_MEMBER = 4 << 20  # bytes of one match of an OGXM stream
+MAX_MEMBER = 1 << 20  # bytes of one match of an OGXM stream (its codec unpacks it to about 200 times that)
 MAX_LINE = 16 << 20  # characters of one line of text
 MAX_GAME_TEXT = 4 << 20  # characters of one game's text (a .mat game, an SGF game tree)
 MAX_MATCHES = 50_000  # matches in one file (an archive in one stream: split it)
 MAX_GAMES = 10_000  # games in one match
 MAX_ACTIONS = 10_000  # actions in one game (rolls, cube actions, results, comments)
+MAX_UNREADABLE = 1_000  # lines or cells of one game that do not read (each costs a parse to say why)
+MAX_LINES = MAX_ACTIONS + 16  # lines of one game read (each gives an action or more; a few, none)
+MAX_HEADER_LINES = 2_000  # lines of a match's header read (tags, comments, free text)
 MAX_NAME = 256  # characters of a player's name, of a tag's value
 MAX_COMMENT = 100_000  # characters of one comment
 MAX_ELEMENTS = 2_000_000  # values in one BGBlitz document (Smile or JSON)

@@ -26,7 +26,7 @@ from bgrecord.formats import each_game, refused
 from bgrecord.formats.smile import SmileError, decode
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Tag
-from bgrecord.limits import MAX_BINARY, MAX_ELEMENTS
+from bgrecord.limits import MAX_ACTIONS, MAX_BINARY, MAX_ELEMENTS
 from bgrecord.source import Input, InputTooLarge
 
 _ACTION_DIE = 7
@@ -152,6 +152,8 @@ class _Reader:
                 game.initial_cube = cube
         winner: int | None = None
         for number, move in enumerate(data.get("moves") or [], 1):
+            if len(game.actions) > MAX_ACTIONS:  # past the limit (said where every reader's records pass): not built
+                break
             action = self.action(game, number, move)
             if isinstance(action, int):
                 winner = action
@@ -161,7 +163,7 @@ class _Reader:
             if _text(comment):
                 game.actions.append(Comment(None, None, number, None, _text(comment)))
         self.result(game, data, len(game.actions) + 1, scores_after, winner)
-        for note in data.get("comment") or []:
+        for note in (data.get("comment") or [])[: MAX_ACTIONS + 1]:
             if _text(note):
                 game.actions.append(Comment(None, None, len(game.actions) + 1, None, _text(note)))
         return game

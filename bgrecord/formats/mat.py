@@ -23,7 +23,7 @@ from bgrecord.formats.mat_game import ROW_START, Chunk, read_game
 from bgrecord.formats.mat_grammar import parse
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_GAME_TEXT, TooLarge
+from bgrecord.limits import MAX_GAME_TEXT, MAX_HEADER_LINES, TooLarge
 from bgrecord.records import GameRecord, MatchRecord, Tag
 from bgrecord.source import LINE_END, Input
 
@@ -204,8 +204,16 @@ def parse_tag(line: str) -> tuple[str, str] | None:
 
 
 def read_header(match: MatchRecord, chunk: Chunk) -> None:
-    """Tags, comments and the match length from the lines before the first game."""
+    """Tags, comments and the match length from the lines before the first game (the first
+    :data:`~bgrecord.limits.MAX_HEADER_LINES` of them: a header of prose is not a header)."""
     match.raw = chunk.raw
+    if chunk.text.count("\n") > MAX_HEADER_LINES:
+        cut = -1
+        for _ in range(MAX_HEADER_LINES):
+            cut = chunk.text.find("\n", cut + 1)
+        chunk = chunk._replace(text=chunk.text[: cut + 1])
+        match.issues.append(format_issue(Severity.ERROR, "too-large", f"more than {MAX_HEADER_LINES:,} lines before the first game: "
+                                         "the rest of them is not read", chunk.line + MAX_HEADER_LINES, None).at(path=match.path))  # fmt: skip
     try:
         items = [(chunk.line, item) for item in parse(chunk.text, "preamble")]
     except UnexpectedInput:  # read line by line; a line that does not read is free text

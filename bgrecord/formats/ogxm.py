@@ -25,7 +25,7 @@ from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
 from bgrecord.formats import each_game, refused
 from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_MEMBER
+from bgrecord.limits import MAX_ACTIONS, MAX_MEMBER
 from bgrecord.position import BAR, CHECKERS, OFF, Dice, LegalPlay, Position
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
 from bgrecord.source import Input
@@ -122,6 +122,8 @@ class _Reader:
             game.initial_cube = cube << min(max(automatic, 0), 15)
             game.initial_cube_owner = {"white": 0, "black": 1}.get(str(data.get("initial_cube_owner")), None)
         for number, ply in enumerate(data.get("plies") or [], 1):
+            if len(game.actions) > MAX_ACTIONS:  # past the limit (said where every reader's records pass): not built
+                break
             action = self.action(game, number, ply) if isinstance(ply, dict) else None
             if action is not None:
                 game.actions.append(action)
