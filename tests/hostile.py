@@ -306,25 +306,34 @@ def faulty(rng: random.Random, size: int) -> Case:
     return Case("faulty", "ok.mat", sample("bbgt-two-matches.mat"), database=junk)
 
 
-def mutants(rng: random.Random, size: int) -> Case:
-    """Byte-level mutants of the samples (every class by chance)."""
-    seeds = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".mat", ".sgf", ".txt", ".gam"))
-    seed = rng.choice(seeds)
-    data = bytearray(seed.read_bytes())
+def mutant(content: bytes, seed: int) -> bytes:
+    """``content`` with a few random edits: bytes flipped, cut, repeated or swapped in."""
+    rng = random.Random(seed)
+    data = bytearray(content)
     for _ in range(rng.randint(1, 8)):
         if not data:
             break
         at = rng.randrange(len(data))
-        edit = rng.randrange(5)
+        edit = rng.choice([0, 0, 1, 2, 3, 3, 4] if len(data) < 2 * len(content) else [1])
         if edit == 0:
             data[at] = rng.randrange(256)
         elif edit == 1:
             del data[at : at + rng.randint(1, 64)]
         elif edit == 2:
             data[at:at] = data[at : at + rng.randint(1, 256)] * rng.randint(1, 8)
-        else:
-            data[at:at] = rng.choice([b"99999999999999999999", b"\x00", b"\xff\xfe", b"\x1b[2J", b"]", b"(;", b"\n Game 2\n", b"["])
-    return Case("mutant", "m" + seed.suffix, bytes(data))
+        elif edit == 3:
+            data[at:at] = rng.choice([b"99999999999999999999", b"\x00", b"\xff\xfe", b"/", b"*", b"\r", b"]", b")", b"(;", b"\n Game 2\n",
+                                      b"\x1b[2J", b"["])  # fmt: skip
+        elif rng.random() < 0.2:  # cut short, as a download that stopped
+            data = data[:at]
+    return bytes(data)
+
+
+def mutants(rng: random.Random, size: int) -> Case:
+    """Byte-level mutants of the samples (every class by chance)."""
+    seeds = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".mat", ".sgf", ".txt", ".gam"))
+    seed = rng.choice(seeds)
+    return Case("mutant", "m" + seed.suffix, mutant(seed.read_bytes(), rng.getrandbits(32)))
 
 
 GENERATORS: dict[str, Callable[[random.Random, int], Case]] = {

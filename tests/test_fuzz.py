@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hostile
+from hostile import mutant
 from bgrecord.cli import main
 from bgrecord.formats import SUFFIXES
 from conftest import CORPUS
@@ -127,28 +128,6 @@ def test_sgf_shaped_text_ends_cleanly(tmp_path_factory: pytest.TempPathFactory, 
 
 
 # --- byte-level mutants of the samples ---
-
-
-def mutant(content: bytes, seed: int) -> bytes:
-    """``content`` with a few random edits: bytes flipped, cut, repeated or swapped in."""
-    rng = random.Random(seed)
-    data = bytearray(content)
-    for _ in range(rng.randint(1, 8)):
-        if not data:
-            break
-        at = rng.randrange(len(data))
-        edit = rng.choice([0, 0, 1, 2, 3, 3, 4] if len(data) < 2 * len(content) else [1])
-        if edit == 0:
-            data[at] = rng.randrange(256)
-        elif edit == 1:
-            del data[at : at + rng.randint(1, 64)]
-        elif edit == 2:
-            data[at:at] = data[at : at + rng.randint(1, 256)] * rng.randint(1, 8)
-        elif edit == 3:
-            data[at:at] = rng.choice([b"99999999999999999999", b"\x00", b"\xff\xfe", b"/", b"*", b"\r", b"]", b")", b"(;", b"\n Game 2\n"])
-        elif rng.random() < 0.2:  # cut short, as a download that stopped
-            data = data[:at]
-    return bytes(data)
 
 
 @fuzz

@@ -58,7 +58,11 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
             fail(str(exc))
     tally = _Tally()
     if interactive:
+        from bgrecord.cli.streams import stdin_closed
         from bgrecord.viewer import run
+
+        if stdin_closed():
+            fail("standard input is closed: the viewer reads its keys there")
 
         listed = _held(files[0], _records(files[0], game, rules, tally, False, lambda record: record))
         _no_game(files[0], game, listed)

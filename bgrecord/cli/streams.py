@@ -241,9 +241,15 @@ def _exit(number: int, frame: Any) -> None:
     raise SystemExit(128 + number)
 
 
+def stdin_closed() -> bool:
+    """The run was started without standard input (see :func:`guard_descriptors`)."""
+    return isinstance(sys.stdin, _ClosedInput) or sys.stdin is None
+
+
 def raw_stderr() -> IO[str]:
     """Standard error as it was, for what writes its own control sequences (a progress bar)."""
     return sys.stderr.stream if isinstance(sys.stderr, _Guarded) else sys.stderr
 
 
-__all__ = ["PIPE_CLOSED", "OutputGone", "Stopped", "check_stdout", "guard_descriptors", "install", "raw_stderr", "stop_on_signals"]
+__all__ = ["PIPE_CLOSED", "OutputGone", "Stopped", "check_stdout", "guard_descriptors", "install", "raw_stderr", "stdin_closed",
+           "stop_on_signals"]
