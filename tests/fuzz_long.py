@@ -8,8 +8,10 @@ problem, the slowest case and the largest peak of memory.
     nice python tests/fuzz_long.py --cases 200 --seed 7     # a quick look
 
 A case is one input and one command (``find`` indexes the input first, into each engine).
-The inputs of the cases with a problem are kept in ``--keep`` (with what they were) to be
-run again. Exit status 0 when no case had a problem, 1 otherwise.
+The inputs of the cases with a problem are kept in ``--keep`` (with what they were);
+``--again DIR`` runs those of DIR again, alone, and says what each does now (a case slow only
+while the machine was busy with other work is not slow alone). Exit status 0 when no case had
+a problem, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ def main() -> int:
     parser.add_argument("--memory", type=int, default=500, help="a case's memory target, MB of peak resident memory")
     parser.add_argument("--keep", type=Path, default=Path("fuzz-problems"), help="where the inputs of cases with a problem go")
     parser.add_argument("--report", type=Path, help="the figures as JSON, here")
+    parser.add_argument("--again", type=Path, help="run again the cases kept in this folder, and stop")
     options = parser.parse_args()
+    if options.again:
+        return again(options.again, options.seconds, options.memory)
     rng = random.Random(options.seed)
     runner = hostile.Runner(seconds=options.seconds, memory=options.memory << 20)
     figures: dict[str, object] = {"cases": 0, "runs": 0, "tracebacks": 0, "internal errors": 0, "other problems": 0,
@@ -88,6 +93,30 @@ def main() -> int:
         options.report.write_text(json.dumps(figures, indent=1))
     print(json.dumps({k: v for k, v in figures.items() if k != "problems"}, indent=1))
     return 1 if problems else 0
+
+
+def again(folder: Path, seconds: float, memory: int) -> int:
+    """The kept cases of ``folder``, each run again alone (its command, after the index it
+    needs for ``find``)."""
+    runner = hostile.Runner(seconds=seconds, memory=memory << 20)
+    bad = 0
+    try:
+        for kept in sorted(folder.glob("case-*.json"), key=lambda p: int(p.stem.split("-")[1])):
+            what = json.loads(kept.read_text())
+            case = hostile.Case(what["kind"], what["name"], kept.with_suffix(".bin").read_bytes())
+            work = Path(tempfile.mkdtemp(prefix="bgrecord-again-"))
+            try:
+                for outcome in hostile.run_case(runner, case, what["command"], work):
+                    if outcome.command != what["command"]:
+                        continue
+                    bad += bool(outcome.problems)
+                    print(f"case {what['case']}: {what['kind']} through {what['command']}: first {what['problems']}; "
+                          f"alone {outcome.seconds:.1f} s, {outcome.peak >> 20} MB, {outcome.problems or 'no problem'}", flush=True)  # fmt: skip
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+    finally:
+        runner.close()
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Hostile inputs, a generator for each class of attack of issue 21, and a way to run any
 command on them as a user runs it, under a time and a memory limit.
 
-A generator takes a ``random.Random`` and a ``size`` (1: small and quick, for CI; larger for
-the long run of ``tests/fuzz_long.py``) and gives a :class:`Case`: a file's name and bytes
+A generator takes a ``random.Random`` and a ``size`` (a scale: 0.25 for CI, small and quick;
+1 to 3 in the long run of ``tests/fuzz_long.py``, where the attacks pass every limit) and gives a :class:`Case`: a file's name and bytes
 (the name may be the attack), and where a database is the attack, its bytes. Every input is
 made here: nothing third-party is committed.
 
@@ -151,10 +151,15 @@ def session(games: int) -> str:
 
 # --- the generators, by class (the issue's numbering) ---
 
+
+def _count(base: int, size: float) -> int:
+    return max(1, int(base * size))
+
+
 HOSTILE_TEXT = ["\x1b[2J\x1b[H", "\x1b]0;owned\x07", "\x9b31m", "\u202e", "\r", "\nFORGED: error[internal] x", "\x00", "\ud800", "\x7f"]
 
 
-def surrogates(rng: random.Random, size: int) -> Case:
+def surrogates(rng: random.Random, size: float) -> Case:
     """Class 2: text that no encoder writes (JSON's lone surrogates) in every text field."""
     bad = rng.choice(["\ud800", "\udfff", "a\udc80b", "\ud83d"])
     doc = match_doc((bad, "x" + bad), event=bad, comment=bad, site=bad)
@@ -162,7 +167,7 @@ def surrogates(rng: random.Random, size: int) -> Case:
     return Case("surrogates", "s.bgf", bgf_json(doc, compress=rng.random() < 0.5))
 
 
-def odd_bytes(rng: random.Random, size: int) -> Case:
+def odd_bytes(rng: random.Random, size: float) -> Case:
     """Class 2: bytes of no one encoding, NULs and byte-order marks inside a record's text."""
     names = (rng.choice(["\x00", "\ufeff", "é", "\xff"]) + "A", "B" + rng.choice(["\u0301", "\u200b", "\U0001f600"]))
     text = mat(names=names, header=f'; [Event "{rng.choice(HOSTILE_TEXT)}"]\n').encode("utf-8", "surrogatepass")
@@ -170,15 +175,15 @@ def odd_bytes(rng: random.Random, size: int) -> Case:
     return Case("odd-bytes", "o.mat", text[:at] + rng.choice([b"\xff\xfe", b"\xef\xbb\xbf", b"\xc3", b"\x00\x00"]) + text[at:])
 
 
-def open_brackets(rng: random.Random, size: int) -> Case:
+def open_brackets(rng: random.Random, size: float) -> Case:
     """Class 3: runs of unclosed ``[`` (and other openers) in SGF: quadratic in a regex that searches."""
-    run = rng.choice(["[", "[a", "\\[", "(;", ";W[", "[\\"]) * (2_000 * size)
+    run = rng.choice(["[", "[a", "\\[", "(;", ";W[", "[\\"]) * _count(2_000, size)
     return Case("open-brackets", "b.sgf", ("(;FF[4]GM[6]" + run + rng.choice(["", ")", "]"])).encode())
 
 
-def smile_numbers(rng: random.Random, size: int) -> Case:
+def smile_numbers(rng: random.Random, size: float) -> Case:
     """Class 3: Smile's 7-bit binary and big numbers, long (quadratic when decoded as one integer)."""
-    count = 20_000 * size
+    count = _count(20_000, size)
     value = rng.choice([
         bytes(rng.randrange(256) for _ in range(count)), 10 ** rng.choice([50, 999, 1200, 5000]),
         -(10 ** rng.choice([300, 1000])),
@@ -190,10 +195,10 @@ def smile_numbers(rng: random.Random, size: int) -> Case:
     return Case("smile-numbers", "n.bgf", bgf_smile(body))
 
 
-def runs(rng: random.Random, size: int) -> Case:
+def runs(rng: random.Random, size: float) -> Case:
     """Class 3: long runs of one character where each reader's regexes work: blanks, digits,
     stars, slashes, colons, parentheses, row numbers, semicolons (every line shape)."""
-    run = rng.choice([" ", "\t", "9", "*", "/", ":", ")", "(", "13/", "1)", "Game ", ";", "-", "x", "[", "]", ", "]) * (3_000 * size)
+    run = rng.choice([" ", "\t", "9", "*", "/", ":", ")", "(", "13/", "1)", "Game ", ";", "-", "x", "[", "]", ", "]) * _count(3_000, size)
     where = rng.choice([
         lambda: mat(body=f"  1) 31: {run}\n"), lambda: mat(body=f"{run}\n"), lambda: mat(names=(run, "B")),
         lambda: mat(header=f"; [Event \"{run}\"]\n"), lambda: f"Score is 0-0 in a 5 point match\n X: (3 1) {run}\n",
@@ -203,36 +208,36 @@ def runs(rng: random.Random, size: int) -> Case:
     return Case("runs", rng.choice(["r.mat", "r.txt", "r.sgf", "r.gam"]), where().encode())
 
 
-def many_games(rng: random.Random, size: int) -> Case:
+def many_games(rng: random.Random, size: float) -> Case:
     """Class 4: a match of more games than the limit, cheap to write: empty games in Smile
     (gzip), or games of one row in a .mat or .gam."""
     if rng.random() < 0.5:  # past the limit: empty games cost nothing to read
-        count = 12_000 * size ** 3
+        count = _count(12_000, size**3)
         body = b"\xfa" + Smile.key("matchlen") + Smile.value(0) + Smile.key("games") + b"\xf8" + b"\xfa\xfb" * count + b"\xf9\xfb"
         return Case("many-games", "g.bgf", bgf_smile(body, compress=True))
-    count = 3_000 * size  # games that are replayed: within the limit, for memory to stay flat
+    count = _count(3_000, size)  # games that are replayed: within the limit, for memory to stay flat
     games = "".join(f"\n Game {n}\n A : 0                          B : 0\n  1) 31: 8/5 6/5\n" for n in range(1, count + 1))
     return Case("many-games", "g.mat", gzip.compress(f" 0 point match\n{games}".encode(), 1), note=f"{count} games")
 
 
-def many_matches(rng: random.Random, size: int) -> Case:
+def many_matches(rng: random.Random, size: float) -> Case:
     """Class 4: a file of many short matches (the limit itself is tested with a lower one)."""
-    count = 2_000 * size
+    count = _count(2_000, size)
     text = "".join(f" 1 point match\n\n Game 1\n A : 0                      B{n} : 0\n  1) 31: 8/5 6/5\n\n" for n in range(count))
     return Case("many-matches", rng.choice(["mm.mat", "mm.mat.gz"]), text.encode() if rng.random() < 0.5 else gzip.compress(text.encode(), 1))
 
 
-def long_game(rng: random.Random, size: int) -> Case:
+def long_game(rng: random.Random, size: float) -> Case:
     """Class 4: one game of many rows (past the limit on actions), compressed to a few KB."""
-    count = 15_000 * size
+    count = _count(15_000, size)
     row = rng.choice(["{n:3d}) 31: 8/5 6/5                 42: 8/4 6/4\n", "{n:3d}) 66: 1/0\n", "{n:3d})  Doubles => 2\n", "{n:3d}) ????\n"])
     body = "".join(row.format(n=n) for n in range(1, count + 1))
     return Case("long-game", "l.mat.gz", gzip.compress(mat(body=body).encode(), 1))
 
 
-def long_text(rng: random.Random, size: int) -> Case:
+def long_text(rng: random.Random, size: float) -> Case:
     """Class 4: a name, a tag, or a comment of many megabytes."""
-    text = rng.choice("AbZ\x1b ") * (300_000 * size)
+    text = rng.choice("AbZ\x1b ") * _count(300_000, size)
     kind = rng.randrange(4)
     if kind == 0:
         return Case("long-text", "t.mat", mat(names=(text, "B")).encode())
@@ -243,9 +248,9 @@ def long_text(rng: random.Random, size: int) -> Case:
     return Case("long-text", "t.mat", mat(header=f"; {text}\n; [Event \"{text}\"]\n").encode())
 
 
-def deep(rng: random.Random, size: int) -> Case:
+def deep(rng: random.Random, size: float) -> Case:
     """Class 4 and 8: nesting deeper than any record, in Smile, in JSON, in a BGF header."""
-    depth = rng.choice([300, 5_000, 100_000]) * size
+    depth = _count(rng.choice([300, 5_000, 100_000]), size)
     kind = rng.randrange(3)
     if kind == 0:
         return Case("deep", "d.bgf", bgf_smile(b"\xf8" * depth + b"\xf9" * depth))
@@ -255,13 +260,13 @@ def deep(rng: random.Random, size: int) -> Case:
     return Case("deep", "d.bgf", b'{"format": "BGF", "x": ' + b"[" * depth + b"]" * depth + b"}\n{}")
 
 
-def endless(rng: random.Random, size: int) -> Case:
+def endless(rng: random.Random, size: float) -> Case:
     """Class 5: what an endless stream holds (zeros, one line never ended), cut to a size."""
-    count = 2_000_000 * size
+    count = _count(2_000_000, size)
     return Case("endless", rng.choice(["z.mat", "z.sgf", "z.txt"]), rng.choice([b"\0", b"y", b" 5 point match", b"(;"]) * count)
 
 
-def terminal(rng: random.Random, size: int) -> Case:
+def terminal(rng: random.Random, size: float) -> Case:
     """Class 6: control sequences in every place a record holds text."""
     bad = "".join(rng.sample(HOSTILE_TEXT, 3)).replace("\ud800", "")
     kind = rng.randrange(4)
@@ -277,7 +282,7 @@ def terminal(rng: random.Random, size: int) -> Case:
     return Case("terminal", "c.txt", f"Score is 0-0 in a 5 point match\n {bad} is X - B is O\nX: (3 1) 8-5 6-5 {bad}\n".encode())
 
 
-def file_names(rng: random.Random, size: int) -> Case:
+def file_names(rng: random.Random, size: float) -> Case:
     """Class 7: a good record under a name that is the attack: a line break forging a line,
     escape sequences, a leading dash, a name that reads as record text."""
     name = rng.choice([
@@ -287,7 +292,7 @@ def file_names(rng: random.Random, size: int) -> Case:
     return Case("file-names", name, sample(rng.choice(["bbgt-two-matches.mat", "gnubg-money-jacoby.sgf"])))
 
 
-def faulty(rng: random.Random, size: int) -> Case:
+def faulty(rng: random.Random, size: float) -> Case:
     """Class 8: input at fault that once raised: numbers past 4,300 digits (a BGF header, a
     JSON body), a zstd or gzip header and garbage, a junk file given as a database."""
     digits = "9" * rng.choice([4_301, 10_000, 50_000])
@@ -329,14 +334,14 @@ def mutant(content: bytes, seed: int) -> bytes:
     return bytes(data)
 
 
-def mutants(rng: random.Random, size: int) -> Case:
+def mutants(rng: random.Random, size: float) -> Case:
     """Byte-level mutants of the samples (every class by chance)."""
     seeds = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".mat", ".sgf", ".txt", ".gam"))
     seed = rng.choice(seeds)
     return Case("mutant", "m" + seed.suffix, mutant(seed.read_bytes(), rng.getrandbits(32)))
 
 
-GENERATORS: dict[str, Callable[[random.Random, int], Case]] = {
+GENERATORS: dict[str, Callable[[random.Random, float], Case]] = {
     "surrogates": surrogates, "odd-bytes": odd_bytes, "open-brackets": open_brackets, "smile-numbers": smile_numbers,
     "runs": runs, "many-games": many_games, "many-matches": many_matches, "long-game": long_game, "long-text": long_text, "deep": deep,
     "endless": endless, "terminal": terminal, "file-names": file_names, "faulty": faulty, "mutant": mutants,

@@ -8,8 +8,9 @@ no output left half-written, within a time bound; the hostile inputs run as a us
 space, and its peak resident memory checked against 500 MB).
 
 CI runs a short pass; for a long one set ``BGRECORD_FUZZ_EXAMPLES`` (examples per test: 25
-by default, one hostile example per class for each 25), e.g.
-``BGRECORD_FUZZ_EXAMPLES=5000 pytest tests/test_fuzz.py``. The long run of the issue (10,000
+by default, one hostile example per class for each 25) and ``BGRECORD_FUZZ_SIZE`` (the scale
+of the hostile inputs: 0.25 by default, 1 to 3 passes every limit), e.g.
+``BGRECORD_FUZZ_EXAMPLES=5000 BGRECORD_FUZZ_SIZE=1 pytest tests/test_fuzz.py``. The long run of the issue (10,000
 cases across the generators and commands, with a report of the slowest and largest) is
 ``nice python tests/fuzz_long.py --cases 10000``.
 """
@@ -151,6 +152,7 @@ def test_a_folder_of_mutants_is_read_in_one_run_every_file_reported(tmp_path: Pa
 # --- the hostile inputs of issue 21, class by class, through every command, under limits ---
 
 HOSTILE_EXAMPLES = max(1, EXAMPLES // 25)
+HOSTILE_SIZE = float(os.environ.get("BGRECORD_FUZZ_SIZE", "0.25"))  # the long run's sizes: 1 to 3
 SECONDS_PER_RUN = 30.0  # the long run holds cases to 20 s; CI machines vary
 hostile_fuzz = settings(max_examples=HOSTILE_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=EXAMPLES <= 25)
 
@@ -175,5 +177,5 @@ def test_hostile_inputs_of_each_class_end_cleanly_in_every_command(runner: hosti
                                                                    number: int, data: st.DataObject) -> None:  # fmt: skip
     kind = data.draw(st.sampled_from(hostile.CLASSES[number]))
     seed = data.draw(st.integers(0, 2**32))
-    case = hostile.GENERATORS[kind](random.Random(seed), 1)
+    case = hostile.GENERATORS[kind](random.Random(seed), HOSTILE_SIZE)
     every_command(runner, case, tmp_path_factory.mktemp(f"class{number}"))
