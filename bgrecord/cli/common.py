@@ -211,7 +211,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
     gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(50_000, *thresholds[1:])
-    pool: list[Any] = []
+    pool: list[Any] = []  # the worker processes, when there are: [executor, how many]
 
     def here(file: Any) -> Any:
         return work(source_of(file) if isinstance(file, str) else file, *arguments)
@@ -226,7 +226,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
             from bgrecord.cluster import in_order, run_batch
 
-            pool.append(_pool(jobs))
+            pool[:] = [_pool(jobs), jobs]
             results = in_order(lambda batch: pool[0].submit(run_batch, work, _sources(batch), arguments), files, 4 * jobs, retry)
         else:
             results = (here(file) for file in files)
@@ -265,9 +265,8 @@ def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callabl
     if failed is None:
         raise exc
     if pool and isinstance(exc, BrokenProcessPool):
-        jobs = pool[0]._max_workers  # noqa: SLF001 - the same size again
         pool[0].shutdown(wait=False, cancel_futures=True)
-        pool[0] = _pool(jobs)
+        pool[0] = _pool(pool[1])
     found = []
     for file in batch:
         single = _pool(1)
