@@ -3,7 +3,18 @@
 
 Exit status, for every command: 0 success; 1 the records have errors (or, with ``--strict``,
 warnings), or an input named nothing to read; 2 a usage error, an input or output that
-cannot be read or written, or a failure of bgrecord itself (reported as a bug).
+cannot be read or written, or a failure of bgrecord itself (reported as a bug); 129, 130,
+141 and 143 as :mod:`bgrecord.cli.streams` says (docs/cli.md, "Limits, exit statuses and
+signals").
+
+A command keeps the promises on hostile input by using what is here and there: its inputs
+from :func:`gather`, each file worked on by :func:`each_file` (given ``failed``, for what
+escapes a worker) with a work function whose own failures are caught by
+:func:`bgrecord.validate.guarded` or :func:`~bgrecord.validate.guarded_steps` (any exception
+of a file is that file's ``internal`` issue), names and messages printed with
+:func:`~bgrecord.escapes.one_line` through ``click.echo`` (the group guards and escapes the
+standard streams), outputs written through :mod:`bgrecord.outputs` (checked with
+``check_target`` and ``distinct`` before any work).
 """
 
 from __future__ import annotations
