@@ -158,7 +158,7 @@ class Input:
         """A binary stream from the first byte."""
         self._ready()
         if self._path is not None:
-            return self._path.open("rb")
+            return _Bounded(self._path.open("rb"), self.name)  # type: ignore[return-value]
         if self._spool is not None:
             self._spool.seek(0)
             return _Unclosed(self._spool)  # type: ignore[return-value]
@@ -297,6 +297,39 @@ class _Unclosed(io.BufferedIOBase):
 
     def tell(self) -> int:
         return self._raw.tell()
+
+
+class _Bounded(io.BufferedIOBase):
+    """A file read no further than :data:`~bgrecord.limits.MAX_INPUT` (one that grows as it is
+    read, as a log another program appends to, would be read without end): past it,
+    :class:`InputTooLarge`."""
+
+    def __init__(self, raw: BinaryIO, name: str | None) -> None:
+        super().__init__()
+        self._raw, self._name = raw, name
+
+    def read(self, size: int | None = -1) -> bytes:
+        left = MAX_INPUT + 1 - self._raw.tell()
+        data = self._raw.read(left if size is None or size < 0 else min(size, left))
+        if left <= 0 or self._raw.tell() > MAX_INPUT:
+            raise InputTooLarge(27, f"more than {MAX_INPUT >> 20} MB (it grew as it was read)", self._name)
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
 
 
 def _spool(stream: IO[bytes], limit: int) -> tuple[BinaryIO, bool]:

@@ -399,6 +399,18 @@ def test_an_endless_stream_is_held_to_the_size_limit_of_files(tmp_path: Path) ->
     assert zero.returncode == 1 and b"too-large" in zero.stdout
 
 
+def test_a_file_that_grows_as_it_is_read_is_read_no_further_than_the_limit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bgrecord import source
+
+    path = tmp_path / "grows.mat"
+    path.write_bytes(b"x\n" * 4096)
+    opened = source.Input.named(str(path)).open()  # looked at while it was small
+    monkeypatch.setattr(source, "MAX_INPUT", 4096)  # then it grew past the limit
+    with pytest.raises(source.InputTooLarge, match="grew as it was read"):
+        while opened.read(1000):
+            pass
+
+
 def test_a_temporary_folder_that_cannot_hold_a_stream_is_said_so(tmp_path: Path) -> None:
     def small_files() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
