@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import random
 import resource
 import signal
 import stat
@@ -167,7 +168,7 @@ def test_a_worker_that_dies_costs_only_its_file(tmp_path: Path) -> None:
 
 
 def test_text_no_encoder_writes_is_escaped_in_every_output(tmp_path: Path) -> None:
-    case = hostile.surrogates(__import__("random").Random(1), 1)
+    case = hostile.surrogates(random.Random(1), 1)
     bad = tmp_path / case.name
     bad.write_bytes(case.data)
     for args in (["validate", str(bad), str(CLEAN)], ["read", str(bad), str(CLEAN)], ["replay", str(bad)],
@@ -425,8 +426,6 @@ def test_a_temporary_folder_that_cannot_hold_a_stream_is_said_so(tmp_path: Path)
 
 
 def test_no_control_character_of_a_record_reaches_a_terminal(tmp_path: Path) -> None:
-    import random
-
     for seed in range(8):
         case = hostile.terminal(random.Random(seed), 1)
         path = tmp_path / f"{seed}-{case.name}"
