@@ -1,70 +1,71 @@
-"""bgrecord: read, re-validate, replay and mine backgammon match records."""
+"""bgrecord: read, re-validate, replay and mine backgammon match records.
 
-from bgrecord.ids import XGID, GameState, MatchState, gnubg_id
-from bgrecord.issues import Issue, Severity
-from bgrecord.position import (
-    BAR,
-    OFF,
-    Dice,
-    Illegal,
-    IllegalPlayError,
-    LegalPlay,
-    Move,
-    Outcome,
-    Play,
-    PlayError,
-    Position,
-    Variant,
-)
-from bgrecord.reader import iter_games, iter_matches, read_match
-from bgrecord.records import (
-    Action,
-    Comment,
-    CubeAction,
-    GameRecord,
-    MatchRecord,
-    MoveToken,
-    Result,
-    Roll,
-    SetPosition,
-    Tag,
-    Unreadable,
-)
+The names below are imported when first used (PEP 562), so that ``import bgrecord`` (and
+every command, which starts by importing it) pays only for what it uses.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Action",
-    "Comment",
-    "CubeAction",
-    "GameRecord",
-    "Issue",
-    "MatchRecord",
-    "MoveToken",
-    "Result",
-    "Roll",
-    "SetPosition",
-    "Severity",
-    "Tag",
-    "Unreadable",
-    "iter_games",
-    "iter_matches",
-    "read_match",
-    "BAR",
-    "OFF",
-    "XGID",
-    "Dice",
-    "GameState",
-    "Illegal",
-    "IllegalPlayError",
-    "LegalPlay",
-    "MatchState",
-    "Move",
-    "Outcome",
-    "Play",
-    "PlayError",
-    "Position",
-    "Variant",
-    "__version__",
-    "gnubg_id",
-]
+_HOMES = {
+    "bgrecord.ids": ("XGID", "GameState", "MatchState", "gnubg_id"),
+    "bgrecord.issues": ("Issue", "Severity"),
+    "bgrecord.position": ("BAR", "OFF", "Dice", "Illegal", "IllegalPlayError", "LegalPlay", "Move", "Outcome",
+                          "Play", "PlayError", "Position", "Variant"),
+    "bgrecord.reader": ("iter_games", "iter_matches", "read_match"),
+    "bgrecord.records": ("Action", "Comment", "CubeAction", "GameRecord", "MatchRecord", "MoveToken", "Result",
+                         "Roll", "SetPosition", "Tag", "Unreadable"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+__all__ = sorted([*_HOME_OF, "__version__"])
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bgrecord' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # the next use is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:
+    from bgrecord.ids import XGID, GameState, MatchState, gnubg_id
+    from bgrecord.issues import Issue, Severity
+    from bgrecord.position import (
+        BAR,
+        OFF,
+        Dice,
+        Illegal,
+        IllegalPlayError,
+        LegalPlay,
+        Move,
+        Outcome,
+        Play,
+        PlayError,
+        Position,
+        Variant,
+    )
+    from bgrecord.reader import iter_games, iter_matches, read_match
+    from bgrecord.records import (
+        Action,
+        Comment,
+        CubeAction,
+        GameRecord,
+        MatchRecord,
+        MoveToken,
+        Result,
+        Roll,
+        SetPosition,
+        Tag,
+        Unreadable,
+    )

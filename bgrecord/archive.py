@@ -14,7 +14,9 @@ error, with ``valid`` false), or merge two databases.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -170,15 +172,21 @@ class Database:
         if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
             self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [SCHEMA_VERSION])
         for table, columns in TABLES.items():
-            body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
-            self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
+            self.create_table(table, columns)
 
-    def insert(self, table: str, rows: list[dict[str, Any]]) -> None:
+    def create_table(self, table: str, columns: dict[str, str]) -> None:
+        """A table of ``columns`` (name: pandas type), unless it exists."""
+        body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
+        self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
+
+    def insert(self, table: str, rows: list[dict[str, Any]], types: dict[str, str] | None = None) -> None:
+        """``rows`` into ``table``, whose columns are ``types`` (by default the index's own)."""
         if not rows:
             return
-        columns = list(TABLES[table])
+        types = types if types is not None else TABLES[table]
+        columns = list(types)
         if self.engine == "duckdb":
-            frame = pd.DataFrame(rows, columns=columns).astype(TABLES[table])  # noqa: F841 - read by DuckDB by name
+            frame = pd.DataFrame(rows, columns=columns).astype(types)  # noqa: F841 - read by DuckDB by name
             self.connection.register("incoming", frame)
             self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
             self.connection.unregister("incoming")
@@ -219,14 +227,45 @@ class IndexReport:
 def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False,
           waiting: Callable[[], None] | None = None) -> IndexReport:  # fmt: skip
     """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
-    the files that are new or changed (by content), in order. The database is written as a copy
-    renamed into place: a run that fails leaves it as it was. One run at a time: a second
-    waits for the first (:func:`~bgrecord.storage.writer_lock`, after ``waiting()``), then
-    updates what the first wrote. :class:`~bgrecord.storage.DatabaseError` for a file that is
-    not a database, or a disk that cannot take the write."""
+    the files that are new or changed (by content), in order, written through :func:`updated`."""
+    report = IndexReport()
+    with updated(target, waiting) as database:
+        known = dict(database.query("SELECT file, file_key FROM files"))
+        todo = []
+        for name in files:
+            key, stored = _file_key(name), encodable(name)  # as the rows name it
+            if known.get(stored) == key:
+                report.unchanged.append(name)
+                continue
+            (report.replaced if stored in known else report.added).append(name)
+            todo.append(name)
+        for name in report.replaced:
+            for table in ("games", "positions", "files"):
+                database.execute(f"DELETE FROM {table} WHERE file = ?", [encodable(name)])
+        writer = RowsWriter(database, report)
+        for rows in work(todo):
+            writer.add(rows)
+        writer.flush()
+        _mark_duplicates(database)
+        _summaries(database, dedupe)
+        database.execute("DROP INDEX IF EXISTS positions_by_id")
+        database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
+    return report
+
+
+@contextlib.contextmanager
+def updated(target: str | Path, waiting: Callable[[], None] | None = None) -> Iterator[Database]:
+    """The index at ``target`` (made when missing), to change through a copy that is renamed
+    into place when the block ends without an exception: a failed run leaves it as it was.
+    One writer at a time: a second waits for the first (:func:`~bgrecord.storage.writer_lock`,
+    after ``waiting()``), then updates what the first wrote; the copies a killed writer left
+    are removed (:func:`stale_copies`). Raises ``ValueError`` for a database that is not an
+    index, :class:`~bgrecord.storage.DatabaseError` for a file that is not a database or a disk
+    that cannot take the write."""
     with writer_lock(target, waiting):
         try:
-            return _index(Path(target), files, work, dedupe)
+            with _copied(Path(target)) as database:
+                yield database
         except DatabaseError:
             raise
         except Exception as exc:
@@ -235,9 +274,25 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             raise
 
 
-def _index(target: Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool) -> IndexReport:
+def stale_copies(target: Path) -> list[Path]:
+    """The working copies of ``target`` (``.NAME.XXXXXXXX.SUFFIX``, as :func:`updated` names
+    them, with the engines' journals beside them) in its folder. Only the holder of the lock
+    makes one and removes it before letting go: to the next holder, any found is a killed
+    run's."""
+    folder = target.parent if str(target.parent) else Path(".")
+    pattern = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(target.suffix) + r"(?:\.wal|-journal|-wal|-shm)?\Z")
+    try:
+        return sorted(entry for entry in folder.iterdir() if pattern.match(entry.name) and entry.is_file())
+    except OSError:
+        return []
+
+
+@contextlib.contextmanager
+def _copied(target: Path) -> Iterator[Database]:
     engine_of(target)
-    report = IndexReport()
+    for stale in stale_copies(target):
+        with contextlib.suppress(OSError):
+            stale.unlink()
     folder = target.parent if str(target.parent) else Path(".")
     with held_signals():  # until the block that removes it is entered
         try:
@@ -254,26 +309,7 @@ def _index(target: Path, files: list[str], work: Callable[[list[str]], Iterable[
             if target.exists() and not database.is_index() and not database.is_empty():
                 raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
             database.create()
-            known = dict(database.query("SELECT file, file_key FROM files"))
-            todo = []
-            for name in files:
-                key, stored = _file_key(name), encodable(name)  # as the rows name it
-                if known.get(stored) == key:
-                    report.unchanged.append(name)
-                    continue
-                (report.replaced if stored in known else report.added).append(name)
-                todo.append(name)
-            for name in report.replaced:
-                for table in ("games", "positions", "files"):
-                    database.execute(f"DELETE FROM {table} WHERE file = ?", [encodable(name)])
-            writer = RowsWriter(database, report)
-            for rows in work(todo):
-                writer.add(rows)
-            writer.flush()
-            _mark_duplicates(database)
-            _summaries(database, dedupe)
-            database.execute("DROP INDEX IF EXISTS positions_by_id")
-            database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
+            yield database
         finally:
             database.close()
         os.replace(temporary, target)
@@ -281,7 +317,6 @@ def _index(target: Path, files: list[str], work: Callable[[list[str]], Iterable[
         for leftover in (temporary, *(temporary + ending for ending in (".wal", "-journal", "-wal", "-shm"))):  # the engines' own
             if os.path.exists(leftover):
                 os.unlink(leftover)
-    return report
 
 
 def _file_key(name: str) -> str:
@@ -369,7 +404,7 @@ class Wanted:
 
 
 FOUND_COLUMNS = ("file", "line", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
-                 "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length")  # fmt: skip
+                 "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length", "step")  # fmt: skip
 
 
 def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dict[str, Any]]:

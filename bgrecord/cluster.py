@@ -25,27 +25,27 @@ class ClusterError(Exception):
     """The cluster cannot be reached or started."""
 
 
-def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int,
+def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, batch: int = BATCH,
              retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
-    """The results of ``submit(batch)`` (a future of a list) for each batch of :data:`BATCH`
+    """The results of ``submit(batch)`` (a future of a list) for each batch of ``batch``
     files, in file order, with at most ``window`` batches out at once: results never pile up
     faster than they are used (``Executor.map`` submits everything at once). A batch whose
     future fails (its worker died, a result that does not travel) is ``retry(batch, exc)``,
     when given: one file's failure is not its batch's."""
     pending: deque[tuple[list[Any], Any]] = deque()
 
-    def results(batch: list[Any], future: Any) -> list[Any]:
+    def results(files: list[Any], future: Any) -> list[Any]:
         try:
             found: list[Any] = future.result()
             return found
         except Exception as exc:  # noqa: BLE001 - whatever the executor raises for a lost batch
             if retry is None:
                 raise
-            return retry(batch, exc)
+            return retry(files, exc)
 
-    for start in range(0, len(files), BATCH):
-        batch = files[start : start + BATCH]
-        pending.append((batch, submit(batch)))
+    for start in range(0, len(files), batch):
+        part = files[start : start + batch]
+        pending.append((part, submit(part)))
         if len(pending) >= window:
             yield from results(*pending.popleft())  # the oldest batch first
     while pending:
@@ -63,9 +63,10 @@ def run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
 
 
 def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any, ...], address: str,
-                workers: int = 2, retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
+                workers: int = 2, batch: int = BATCH,
+                retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
     """``work(file, *arguments)`` for every file on the cluster at ``address`` (``local``: a
-    cluster of ``workers`` processes started here), yielded in file order."""
+    cluster of ``workers`` processes started here), yielded in file order, ``batch`` files a task."""
     distributed = require("distributed")
     cluster = None
     try:
@@ -80,7 +81,7 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
         raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
     try:
         slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
-        yield from in_order(lambda batch: client.submit(run_batch, work, batch, arguments, retries=2, pure=False), files, slots, retry)
+        yield from in_order(lambda part: client.submit(run_batch, work, part, arguments, retries=2, pure=False), files, slots, batch, retry)
     finally:
         client.close()
         if cluster is not None:

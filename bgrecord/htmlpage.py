@@ -41,11 +41,16 @@ def _step(record: StepRecord) -> list[object]:
     moves = " ".join(f"{m.source}/{m.target}" for m in record.played.play.moves) if record.played and record.after else ""
     dice = f"{record.dice[0]}{record.dice[1]}" if record.dice and record.action == "move" and position is not None else ""
     notes = "; ".join(f"{i.severity.value} {i.code}: {i.message}" for i in record.issues)
+    words = record.words
+    if record.analysis:
+        from bgrecord.analysis.annotate import analysis_words
+
+        words += ". " + analysis_words(record.analysis).rstrip(".")
     return [
         position.id() if position is not None else "", position.turn if position is not None else 0,
         record.cube_after, -1 if record.cube_owner_after is None else record.cube_owner_after, dice, moves,
         record.player if record.player is not None else 0, record.game, record.move or 0, record.score[0], record.score[1],
-        record.length, record.words, notes, record.opening or "", record.closing or "", int(record.match_state.crawford),
+        record.length, words, notes, record.opening or "", record.closing or "", int(record.match_state.crawford),
     ]  # fmt: skip
 
 

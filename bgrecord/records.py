@@ -106,7 +106,11 @@ class Comment(Action):
 
 @dataclass(slots=True)
 class Unreadable(Action):
-    """A line (or the rest of one) the reader could not read; an error issue goes with it."""
+    """A line (or the rest of one) the reader could not read; an error issue goes with it.
+    ``loose``: a whole line with no row number and no dice, standing between rows: it may be
+    decoration (the replay decides, by whether the game stays consistent around it)."""
+
+    loose: bool = False
 
 
 @dataclass(slots=True)

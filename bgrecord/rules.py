@@ -1,7 +1,7 @@
 """Rule sets: which rules of backgammon a match is played by.
 
 A :class:`RuleSet` comes from the file's tags (``Crawford``, ``Jacoby``, ``Beaver``,
-``CubeLimit``, ``Variation``), else from defaults by match type, and can be overridden by the
+``CubeLimit``, ``Variation``; a variant named in words, :mod:`bgrecord.variants`), else from defaults by match type, and can be overridden by the
 user (``--rules money,jacoby=off,cube-limit=64``). ``RuleSet.assumed`` names the rules that
 no tag and no user gave: the replay never reports an error that rests only on one of them.
 """
@@ -14,6 +14,7 @@ from typing import Any
 from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.position import Variant
 from bgrecord.records import MatchRecord
+from bgrecord.variants import named_variant
 
 
 @dataclass(frozen=True)
@@ -106,10 +107,10 @@ def rules_for(match: MatchRecord, spec: str | None = None) -> RuleSet:
     if limit in _CUBES:
         values["cube_limit"] = limit
         given.add("cube_limit")
-    variation = (match.tag("Variation") or "").lower()
-    if "nack" in variation:
-        values["variant"] = Variant.NACKGAMMON
-    if variation or match.format == "sgf":
+    named = named_variant(match)
+    if named is not None and named.variant is not None:
+        values["variant"] = named.variant
+    if named is not None or match.format == "sgf":
         given.add("variant")
     rules = RuleSet(**values)
     if spec:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from bgrecord.escapes import one_line
 from bgrecord.ids import MatchState
@@ -26,6 +26,8 @@ from bgrecord.source import Input
 from bgrecord.validate import replayed
 from bgrecord.words import action_words, game_closing, game_opening, notation, unchecked_words
 from bgrecord.writers import ids_json, step_ogids, step_state
+
+Annotator = Callable[[MatchRecord, GameReplay, list[tuple[int, Step, "StepRecord"]]], None]
 
 ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "setup")
 _AT_THE_END = ("unfinished-game", "match-unfinished", "no-result")  # notices about how a game or match ends
@@ -62,6 +64,8 @@ class StepRecord:
     closing: str | None = None  # said after the last action of a game: the score, the match's end
     unit: str = "line"  # what ``line`` counts: a binary file's record, move or ply
     game_over: bool = False  # the game ended with this action
+    column: int | None = None  # where the action stands on its line (None in a binary file)
+    analysis: list[dict[str, Any]] | None = None  # the decisions analysed at this step, when an analysis is at hand
 
     @property
     def name(self) -> str:
@@ -82,6 +86,7 @@ class StepRecord:
             "cube": self.cube, "cube_owner": self.cube_owner, "score": list(self.score), "checked": self.checked,
             "issues": [{"severity": i.severity.value, "code": i.code, "message": i.message, "line": i.line, "column": i.column}
                        for i in self.issues],
+            **({"analysis": self.analysis} if self.analysis is not None else {}),
         }  # fmt: skip
 
 
@@ -92,12 +97,14 @@ class IssueSink(Protocol):
 
 
 def step_records(path: str | Path | Input, game: int | None = None, rules: str | None = None,
-                 issues: IssueSink | None = None, ogids: bool = True) -> Iterator[StepRecord]:
+                 issues: IssueSink | None = None, ogids: bool = True, annotate: Annotator | None = None) -> Iterator[StepRecord]:
     """The records of every game of the file (or of game number ``game``, 1-based in the
     file), as the file is read and replayed. ``issues``, when given, receives every issue of
     the file (the reader's and the replay's), to judge the whole record by. Without
     ``ogids`` each record's ``ogid`` is None (the JSON lines give OGIDs; text, HTML and the
-    viewer do not, and they cost a sixth of the replay)."""
+    viewer do not, and they cost a sixth of the replay). ``annotate(match, replayed game,
+    [(step number, step, record)...])`` sees each game's checked records before they are
+    given (an analysis fills their ``analysis``); steps are numbered from 1 in the game."""
     number = 0
     seen: IssueSink = issues if issues is not None else []
     current: MatchRecord | None = None
@@ -119,7 +126,7 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
         # the match's own issues (its header's, all known once its first game is read) are said with that game
         game_issues = [*match.issues, *out.game.issues, *out.issues] if in_match == 1 else [*out.game.issues, *out.issues]
         context = _Game(number, match_number if match_number > 1 else None, in_match, match, out, ruleset.jacoby)
-        yield from context.records(game_issues, ogids)
+        yield from context.records(game_issues, ogids, annotate)
 
 
 class _Game:
@@ -132,10 +139,13 @@ class _Game:
         self.names = (one_line(out.game.names[0]) or "left", one_line(out.game.names[1]) or "right")
         self.length = match.length or 0
 
-    def records(self, issues: list[Issue], ogids: bool) -> Iterator[StepRecord]:
+    def records(self, issues: list[Issue], ogids: bool, annotate: Annotator | None = None) -> Iterator[StepRecord]:
         found = step_ogids(self.out, self.length) if ogids else repeat(None)
-        made = [self.checked_record(step, ogid) for step, ogid in zip(self.out.steps, found)
-                if step.kind in ACTIONS and (step.player is not None or step.kind == "setup")]  # fmt: skip
+        checked = [(number, step, self.checked_record(step, ogid)) for number, (step, ogid) in enumerate(zip(self.out.steps, found), 1)
+                   if step.kind in ACTIONS and (step.player is not None or step.kind == "setup")]  # fmt: skip
+        if annotate is not None:
+            annotate(self.match, self.out, checked)
+        made = [record for _, _, record in checked]
         if not self.out.checked:  # the rest of the game as written, from the action the replay stopped at
             actions = self.out.game.actions
             index = {id(action): i for i, action in enumerate(actions)}
@@ -154,16 +164,15 @@ class _Game:
         yield from made
 
     def place(self, issues: list[Issue], made: list[StepRecord]) -> None:
-        """Each issue at the record on its line, else at the next record after it (the last
-        record for what comes after every action)."""
-        lines = [r.line for r in made]
+        """Each issue at the record of the action it names by line and column: on its line, the
+        last action starting at or before its column (a row holds two players' actions); an
+        issue of no action (a score line, a comment) at the next record after it, and what
+        comes after every action at the last record."""
         for issue in issues:
             if issue.code in _AT_THE_END:
                 made[-1].issues.append(issue)
                 continue
-            line = issue.line if issue.line is not None else 0
-            index = next((i for i, at in enumerate(lines) if at >= line), len(made) - 1)
-            made[index].issues.append(issue)
+            made[_place(issue, made)].issues.append(issue)
 
     def checked_record(self, step: Step, ogid: str | None) -> StepRecord:
         out = self.out
@@ -176,7 +185,7 @@ class _Game:
             self.number, step.action.number, step.action.line, player, self.names, step.kind, step.dice, played,
             position, state, ogid, step.cube, step.cube_owner, step.score, action_words(step, name, opponent, out.result, played),
             step.after, step.play, [], cube_after=cube_after, cube_owner_after=owner_after,
-            match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit,
+            match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit, column=step.action.column,
         )  # fmt: skip
         record.game_over = step.kind in ("win", "drop") or (step.kind == "accept-resign" and out.result is not None)
         return record
@@ -191,7 +200,19 @@ class _Game:
             action.dice if isinstance(action, Roll) else None, None, None, state, None, self.out.cube, self.out.cube_owner,
             self.out.score, unchecked_words(action, name), None, None, [], checked=False, cube_after=self.out.cube,
             cube_owner_after=self.out.cube_owner, match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit,
+            column=action.column,
         )  # fmt: skip
+
+
+def _place(issue: Issue, made: list[StepRecord]) -> int:
+    """The index of the record ``issue`` stands at (see :meth:`_Game.place`)."""
+    line = issue.line if issue.line is not None else 0
+    if issue.column is not None:
+        on_line = [i for i, record in enumerate(made) if record.line == line and (record.column or 0) <= issue.column]
+        if on_line:
+            return on_line[-1]
+    column = issue.column or 0
+    return next((i for i, record in enumerate(made) if (record.line, record.column or 0) >= (line, column)), len(made) - 1)
 
 
 def _cube_after(step: Step) -> tuple[int, int | None]:

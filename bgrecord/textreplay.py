@@ -30,6 +30,10 @@ def text_lines(record: StepRecord, board: str = "ascii") -> list[str]:
     """The lines ``replay --format text`` writes for ``record``; ``board``: ``ascii``, ``words`` or ``none``."""
     lines = [f"{record.opening}."] if record.opening else []
     lines.append(f"{heading(record)}: {record.words}.")
+    if record.analysis:
+        from bgrecord.analysis.annotate import analysis_words
+
+        lines.append(f" {analysis_words(record.analysis)}")
     lines += [f" {issue}" for issue in record.issues]
     if board != "none" and record.after is not None and record.action in _SHOWN:
         lines.append(f" {board_words(record.after, record.names)}" if board == "words" else ascii_after(record).rstrip("\n"))

@@ -21,6 +21,7 @@ from bgrecord.limits import MAX_ISSUES
 from bgrecord.reader import iter_games
 from bgrecord.records import GameRecord, MatchRecord
 from bgrecord.replay import GameReplay, MatchReplayer
+from bgrecord.replay.repeats import Repeats
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
 
@@ -108,13 +109,16 @@ def failed_report(file: Any, exc: BaseException) -> FileReport:
     return FileReport(name, issues=[internal_issue(name, exc)])
 
 
-def replayed(source: Input | str | Path, rules: str | None = None, steps: bool = False) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
+def replayed(source: Input | str | Path, rules: str | None = None, steps: bool = False,
+             repeats: Repeats | None = None) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
     """Each game of a file with its replay, as the file is read: (match, game, replay) for
     every game, and (match, None, None) once when a match ends (its issues are then all
     known). A match's replays come one game late: a game's end is judged when the next
-    game (or the end of the match) is seen."""
+    game (or the end of the match) is seen. ``repeats``: the file's repeats (one unknown
+    convention told once), to say at the end how many places share each."""
     current: MatchRecord | None = None
     replayer: MatchReplayer | None = None
+    repeats = repeats or Repeats()
 
     def ended(match: MatchRecord, replayer: MatchReplayer) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
         for out in replayer.finish():
@@ -125,7 +129,7 @@ def replayed(source: Input | str | Path, rules: str | None = None, steps: bool =
         if match is not current:
             if current is not None and replayer is not None:
                 yield from ended(current, replayer)
-            current, replayer = match, MatchReplayer(match, rules_for(match, rules), steps)
+            current, replayer = match, MatchReplayer(match, rules_for(match, rules), steps, repeats)
         if game is not None and replayer is not None:
             for out in replayer.feed(game):
                 yield match, out.game, out
@@ -158,15 +162,17 @@ def validate_file(path: str | Path | Input, rules: str | None = None) -> FileRep
     """Read and replay every match of ``path``; ``rules`` as for ``--rules``."""
     name = path.name if isinstance(path, Input) else str(path)
     report = FileReport(name or "<stdin>")
+    repeats = Repeats()
 
     def work() -> FileReport:
-        for match, game, out in replayed(path, rules):
+        for match, game, out in replayed(path, rules, repeats=repeats):
             if out is not None:
                 report.games += 1
                 report.add(out.game.issues)
                 report.add(out.issues)
             elif game is None:
                 report.add(match.issues)
+        report.issues = repeats.counted(report.issues)
         return report
 
     return _reported(report, work)

@@ -108,6 +108,10 @@ class Viewer:
         assert record is not None
         said = f"{record.opening}. " if opening and record.opening else ""
         said += f"{heading(record)}: {record.words}."
+        if record.analysis:
+            from bgrecord.analysis.annotate import analysis_words
+
+            said += f" {analysis_words(record.analysis)}"
         said += "".join(f" {issue.severity.value.capitalize()}, {issue.code}: {issue.message}." for issue in record.issues)
         if record.closing:
             said += f" {record.closing}."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 import subprocess
@@ -39,3 +40,20 @@ def gnubg() -> str:
     if GNUBG is None:
         pytest.skip("GNU Backgammon (Debian package gnubg) is not installed")
     return GNUBG
+
+
+ARCHIVE = CORPUS / "real-archives"
+
+
+def archive_labels() -> tuple[dict[tuple[str, int], set[str]], list[tuple[str, int, str]]]:
+    """The labelled archive's verdicts: labels.tsv as {(path, line): labels} (true, false,
+    repeat), and must-find.tsv as (path, line, code) rows; paths are relative to ARCHIVE."""
+    if not (ARCHIVE / "labels.tsv").exists():
+        pytest.skip(f"corpus absent: {ARCHIVE}")
+    labels: dict[tuple[str, int], set[str]] = {}
+    with (ARCHIVE / "labels.tsv").open(encoding="utf-8", newline="") as rows:
+        for row in csv.DictReader(rows, delimiter="\t"):
+            labels.setdefault((row["path"], int(row["line"])), set()).add(row["label"])
+    with (ARCHIVE / "must-find.tsv").open(encoding="utf-8", newline="") as rows:
+        must = [(row["path"], int(row["line"]), row["code"]) for row in csv.DictReader(rows, delimiter="\t")]
+    return labels, must

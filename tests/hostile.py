@@ -11,7 +11,9 @@ server (one process that imported bgrecord and the libraries its commands use, a
 threads, so that forking it is safe): the real exit status, standard streams written to
 files, the wall time, and the peak resident memory of that process (``ru_maxrss``, which
 counts what the server held when it forked: :attr:`Runner.base`). A run past its time is
-killed (SIGALRM); past a hard cap of address space its allocations fail.
+stopped as a user's system stops it (SIGTERM, which must leave nothing behind), then killed
+(SIGKILL) when it has not stopped a few seconds later; past a hard cap of address space its
+allocations fail.
 """
 
 from __future__ import annotations
@@ -372,7 +374,12 @@ COMMANDS: dict[str, list[str]] = {
     "index-sqlite": ["index", "{file}", "-o", "{database}.sqlite"],
     "index-duckdb": ["index", "{file}", "-o", "{database}.duckdb"],
     "find": ["find", "{database}.{engine}", POSITION],
+    "analyze": ["analyze", "{file}", "-o", "out/decisions.csv", "--players", "out/players.json", "--matches", "out/matches.csv", "--timeout", "15"],
+    "analyze-db": ["analyze", "{file}", "-o", "{database}.sqlite", "--timeout", "15"],
+    "replay-analysis": ["replay", "{file}", "--analysis", "out/decisions.csv"],
+    "index-analysis": ["index", "{file}", "-o", "{database}.duckdb", "--analysis", "out/decisions.csv"],
 }  # fmt: skip
+AFTER_ANALYSIS = ("replay-analysis", "index-analysis")  # run on the tables analyze wrote of the case
 KEYS = b"\n\n\n?\nw\nv\ne\ng\n1\nq\n"  # what replay -i reads from a pipe
 
 
@@ -464,9 +471,13 @@ def arguments(command: str, filled: dict[str, str], engine: str = "sqlite") -> l
 
 
 def run_case(runner: Runner, case: Case, command: str, folder: Path) -> list[Outcome]:
-    """``command`` on ``case`` (``find`` after an index of the case, into each engine)."""
+    """``command`` on ``case`` (``find`` after an index of the case, into each engine; what
+    reads an analysis after ``analyze`` of the case)."""
     filled = prepare(case, folder)
     stdin = case.data if command == "read-stdin" else KEYS if command == "replay-interactive" else None
+    if command in AFTER_ANALYSIS:
+        analysed = runner.run(arguments("analyze", filled), folder, None, "analyze")
+        return [analysed, runner.run(arguments(command, filled), folder, None, command)]
     if command != "find":
         return [runner.run(arguments(command, filled), folder, stdin, command)]
     found = []
@@ -513,21 +524,37 @@ def _serve() -> None:
                 sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
                 sys.stderr = io.TextIOWrapper(io.BufferedWriter(io.FileIO(2, "w", closefd=False)), encoding="utf-8", line_buffering=True)
                 resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-                signal.signal(signal.SIGALRM, signal.SIG_DFL)
-                signal.alarm(int(request["seconds"] * 1.5) + 1)
                 sys.argv = ["bgrecord", *request["args"]]
                 from bgrecord.cli import entry
 
                 entry()
             finally:
                 os._exit(99)
-        _, status, usage = os.wait4(pid, 0)
+        status, usage, stopped = _waited(pid, request["seconds"] * 1.5 + 1)
         seconds = time.perf_counter() - started
         code = os.waitstatus_to_exitcode(status)
         answer = {"status": code if code >= 0 else 128 - code, "seconds": seconds, "peak": usage.ru_maxrss * 1024,
-                  "timed_out": code == -signal.SIGALRM}  # fmt: skip
+                  "timed_out": stopped}  # fmt: skip
         answers.write((json.dumps(answer) + "\n").encode())
         answers.flush()
+
+
+def _waited(pid: int, seconds: float, grace: float = 5.0) -> tuple[int, Any, bool]:
+    """The child's wait status and usage; past ``seconds`` it is sent SIGTERM, and SIGKILL
+    ``grace`` seconds later. Whether it had to be stopped."""
+    deadline, stopped, killed = time.monotonic() + seconds, False, False
+    while True:
+        done, status, usage = os.wait4(pid, os.WNOHANG)
+        if done:
+            return status, usage, stopped
+        now = time.monotonic()
+        if not stopped and now > deadline:
+            os.kill(pid, signal.SIGTERM)
+            stopped = True
+        elif stopped and not killed and now > deadline + grace:
+            os.kill(pid, signal.SIGKILL)
+            killed = True
+        time.sleep(0.02)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--serve"]:

@@ -10,6 +10,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -264,6 +265,8 @@ def test_every_regex_of_the_package_is_linear_on_runs_of_its_own_characters() ->
 
     patterns: dict[str, re.Pattern[Any]] = {}
     for module in pkgutil.walk_packages(bgrecord.__path__, "bgrecord."):
+        if module.name == "bgrecord.analysis.gnubg_script":
+            continue  # runs inside gnubg, on what bgrecord wrote (it imports gnubg's own module)
         loaded = importlib.import_module(module.name)
         for name, value in vars(loaded).items():
             if isinstance(value, re.Pattern):
@@ -561,6 +564,36 @@ def test_a_second_index_run_waits_for_the_first_and_loses_nothing(tmp_path: Path
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
+@pytest.mark.parametrize("engine", ["sqlite", "duckdb"])
+def test_an_index_run_removes_the_copies_a_killed_run_left_and_nothing_else(tmp_path: Path, engine: str) -> None:
+    database = tmp_path / f"db.{engine}"
+    stale = [f".db.{engine}.k1ll3d_x.{engine}", f".db.{engine}.k1ll3d_x.{engine}.wal", f".db.{engine}.abcdefgh.{engine}-journal"]
+    kept = [f".db.{engine}.lock.txt", f".other.{engine}.abcdefgh.{engine}", f".db.{engine}.abc.{engine}", "notes.txt"]
+    for name in stale + kept:
+        (tmp_path / name).write_bytes(b"left")
+    done = invoke("index", str(CLEAN), "-o", str(database))
+    assert done.exit_code == 0, done.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([database.name, *kept])
+
+
+def test_a_stopping_signal_during_index_leaves_the_database_as_it_was_and_no_copy(tmp_path: Path) -> None:
+    (tmp_path / "one.mat").write_bytes(CLEAN.read_bytes())
+    (tmp_path / "big.mat").write_text(hostile.session(1500))
+    database = tmp_path / "db.sqlite"
+    assert bgrecord("index", str(tmp_path / "one.mat"), "-o", str(database)).returncode == 0
+    before = database.read_bytes()
+    process = subprocess.Popen([sys.executable, "-m", "bgrecord", "index", str(tmp_path / "big.mat"), "-o", str(database)],
+                               stderr=subprocess.PIPE)  # fmt: skip
+    deadline = time.time() + 120
+    while not list(tmp_path.glob(".db.sqlite.*.sqlite")) and time.time() < deadline:
+        time.sleep(0.02)
+    assert list(tmp_path.glob(".db.sqlite.*.sqlite")), "the index never started its copy"
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=120) == 143
+    assert database.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.mat", "db.sqlite", "one.mat"]
+
+
 # --- 11. outputs that collide within one run ---
 
 
@@ -666,3 +699,55 @@ def test_gzip_with_garbage_after_it_is_read_as_far_as_it_is_valid_with_a_warning
         assert report["games"] >= 1 and ([i["code"] for i in report["issues"]].count("compressed-data") == (1 if warned else 0)), (name, report)
         if warned:
             assert any(warned in i["message"] for i in report["issues"])
+
+
+# --- the analysis (bgrecord analyze, index --analysis, replay --analysis): the same promises ---
+
+needs_gnubg = pytest.mark.skipif(not (shutil.which("gnubg") or shutil.which("/usr/games/gnubg")), reason="GNU Backgammon is not installed")
+
+
+@needs_gnubg
+@pytest.mark.parametrize("boom", [MemoryError, RecursionError], indirect=True, ids=["MemoryError", "RecursionError"])
+def test_any_exception_of_one_file_is_its_one_internal_issue_in_analyze(boom: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    done = invoke("analyze", "-j", "1", str(boom), "-o", str(out / "d.csv"), "--players", str(out / "p.csv"))
+    assert done.exit_code == 2 and "boom.mat: bgrecord failed on this file (MemoryError" in done.output.replace("RecursionError", "MemoryError"), done.output
+    assert set(pd.read_csv(out / "p.csv")["file"].map(lambda f: Path(f).name)) == {"a.mat", "c.mat"}
+    assert sorted(p.name for p in out.iterdir()) == ["d.csv", "p.csv"]
+
+
+@needs_gnubg
+def test_analyze_to_a_closed_standard_output_is_one_line_and_status_2(tmp_path: Path) -> None:
+    done = bgrecord("analyze", str(CLEAN), "-o", "-", "--players", str(tmp_path / "p.csv"), preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2 and done.stderr.decode().splitlines()[-1] == "bgrecord: cannot write to standard output: it is closed"
+    assert not (tmp_path / "p.csv").exists()
+
+
+@pytest.mark.parametrize("junk", [b"", b"\x00" * 4096, b"SQLite format 3\x00" + b"\xff" * 4000], ids=["empty", "zeros", "bad-sqlite"])
+def test_a_junk_database_or_table_given_for_an_analysis_is_one_line(tmp_path: Path, junk: bytes) -> None:
+    for name in ("junk.sqlite", "junk.duckdb", "junk.csv"):
+        (tmp_path / name).write_bytes(junk)
+    for args in (["replay", str(CLEAN), "--analysis", str(tmp_path / "junk.sqlite")],
+                 ["replay", str(CLEAN), "--analysis", str(tmp_path / "junk.duckdb")],
+                 ["index", str(CLEAN), "-o", str(tmp_path / "db.sqlite"), "--analysis", str(tmp_path / "junk.csv")],
+                 ["find", str(tmp_path / "junk.sqlite"), hostile.POSITION]):  # fmt: skip
+        done = bgrecord(*args)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and b"bug in bgrecord" not in done.stderr, (args, done.stderr)
+    if junk:
+        done = bgrecord("analyze", str(CLEAN), "-o", str(tmp_path / "junk.sqlite"))
+        assert done.returncode == 2 and b"bug in bgrecord" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+        assert (tmp_path / "junk.sqlite").read_bytes() == junk
+
+
+def test_a_table_of_copies_is_read_in_linear_time() -> None:
+    from bgrecord.analysis.annotate import Annotations
+
+    def seconds(copies: int) -> float:
+        rows = [{"game_key": "k", "step": 1, "plies": 0, "kind": "checker", "error": 0.01 * (n % 7)} for n in range(copies)]
+        started = time.process_time()
+        Annotations(rows)
+        return time.process_time() - started
+
+    seconds(1000)
+    assert seconds(80_000) < 3.2 * max(seconds(40_000), 0.01)  # twice the copies: quadratic would be 4 times the time, linear 2

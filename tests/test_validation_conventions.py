@@ -146,3 +146,58 @@ def test_an_automatic_double_turns_the_cube_for_the_jacoby_rule() -> None:
     assert "automatic-doubles" in codes(gammon_session(4), rules)
     assert errors(gammon_session(1), rules) == []  # no automatic double: the cube unturned, a single under Jacoby
     assert errors(gammon_session(2), rules) == [("result-points", 7)]  # neither reading gives 2
+
+
+def test_a_game_left_without_an_end_makes_the_next_score_line_the_score() -> None:
+    stops = OPENING  # the record stops after the opening row: no result
+    text = " 9 point match\n" + game(1, 0, 0) + game(2, 1, 0, stops) + game(3, 1, 4) + game(4, 2, 4)
+    assert errors(text) == [("no-result", 9)]  # told once; game 3's 1-4 is the score from there, game 4 follows it
+    wrong = " 9 point match\n" + game(1, 0, 0) + game(2, 1, 0, stops) + game(3, 1, 4) + game(4, 3, 4)
+    assert errors(wrong) == [("no-result", 9), ("header-score", 20)]
+
+
+def test_a_score_line_typo_is_one_error_and_the_line_after_it_right_again_none() -> None:
+    # Alice wins 1 point a game: 0, 1, 2, 3; game 3's line says 5 (a typo), game 4's says 3 again (right by the count)
+    text = " 9 point match\n" + game(1, 0, 0) + game(2, 1, 0) + game(3, 5, 0) + game(4, 3, 0) + game(5, 4, 0)
+    assert errors(text) == [("header-score", 16)]
+    # a score that changed for good (the record's own line carried on) is one error too
+    carried = " 9 point match\n" + game(1, 0, 0) + game(2, 1, 0) + game(3, 5, 0) + game(4, 6, 0) + game(5, 7, 0)
+    assert errors(carried) == [("header-score", 16)]
+    # a line right by neither the carried score nor the count is an error of its own
+    twice = " 9 point match\n" + game(1, 0, 0) + game(2, 1, 0) + game(3, 5, 0) + game(4, 7, 0)
+    assert errors(twice) == [("header-score", 16), ("header-score", 22)]
+
+
+GIBBON = ("(;FF[4]GM[6]MI[length:7][game:0][ws:0][bs:0]PW[alice]PB[bob]{re};W[31hefe];B[42qusu];W[double];B[take]"
+          ";W[64xrmi];B[resign:{offered}];W[accept])")  # fmt: skip
+
+
+def gibbon_resignation(re: str, offered: int) -> tuple[tuple[int, int] | None, list[str], list[str]]:
+    (played,) = replay(read_match(GIBBON.format(re=re, offered=offered)))
+    result = (played.result.winner, played.result.points) if played.result else None
+    readings = [i.message for i in played.issues if i.code == "resign-reading"]
+    return result, readings, [i.code for i in played.issues if i.severity is Severity.ERROR]
+
+
+def test_gibbon_resign_n_is_read_as_points_unless_the_record_says_a_level() -> None:
+    # the cube at 2: resign:2 is 2 points (a single game), or level 2 (a gammon, 4 points)
+    result, readings, errs = gibbon_resignation("RE[W+2Resign]", 2)
+    assert result == (0, 2) and errs == [] and readings == [
+        "B[resign:2] read as 2 points, not a gammon (4 points with the cube at 2): as the record's result says"]
+    result, readings, errs = gibbon_resignation("RE[W+4Resign]", 2)  # the record's result says the level
+    assert result == (0, 4) and errs == [] and "read as a gammon (4 points with the cube at 2)" in readings[0]
+    result, readings, errs = gibbon_resignation("", 2)  # nothing else says: Gibbon's own convention, points
+    assert result == (0, 2) and "Gibbon writes the points offered" in readings[0]
+    result, readings, errs = gibbon_resignation("", 1)  # 1 point is no resignation at cube 2: a level then
+    assert result == (0, 2) and "1 point is no resignation" in readings[0]
+    result, readings, errs = gibbon_resignation("RE[W+6Resign]", 2)  # agrees with neither: the points, and one error
+    assert result == (0, 2) and errs == ["result-points"]
+
+
+def test_a_file_of_another_game_is_one_error_however_many_trees() -> None:
+    go = "(;FF[4]SZ[19];B[aa];W[bb])\n(;FF[4]SZ[19];B[cc])\n(;FF[4];B[dd])\n"  # no GM: SGF's default, Go
+    match = read_match(go)
+    refused = [(i.code, i.line) for i in match.all_issues() if i.severity is Severity.ERROR]
+    assert refused == [("not-backgammon", 1)] and "and 2 more game trees" in match.all_issues()[0].message
+    mixed = read_match("(;FF[4]GM[6]PW[a]PB[b];W[31hefe])\n" + go)
+    assert [i.code for i in mixed.all_issues() if i.severity is Severity.ERROR] == ["not-backgammon"] and len(mixed.games) == 1

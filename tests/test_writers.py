@@ -28,11 +28,12 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 def summary(match: MatchRecord) -> list[Any]:
     """What a round trip must keep: per game the score, Crawford flag, result, and each
-    action with the position after it (a take that an SGF spells out after a beaver aside)."""
+    action with the position after it (a take that an SGF spells out after a beaver aside; a
+    resignation's offer and answer aside: the writers write the resignation as its result)."""
     out = []
     for g in replay(match, rules_for(match)):
         steps = [s for i, s in enumerate(g.steps) if not (s.kind == "take" and i and g.steps[i - 1].kind in ("beaver", "raccoon"))]
-        actions = [(s.kind, s.player, s.dice, s.after.id() if s.after else None) for s in steps if s.kind not in ("win", "loss", "resign", "setup")]
+        actions = [(s.kind, s.player, s.dice, s.after.id() if s.after else None) for s in steps if s.kind not in ("win", "loss", "resign", "accept-resign", "reject-resign", "setup")]
         result = (g.result.winner, g.result.points, g.result.ended_by) if g.result else None
         out.append((g.game.names, g.score, g.crawford, result, actions))
     return out

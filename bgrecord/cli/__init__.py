@@ -11,6 +11,7 @@ import click
 
 from bgrecord import __version__
 from bgrecord.cli import streams
+from bgrecord.cli.analyzing import analyze
 from bgrecord.cli.board import board, demo
 from bgrecord.cli.check import read, validate
 from bgrecord.cli.common import worker_count
@@ -45,7 +46,7 @@ def main() -> None:
     """Read, re-validate, replay and mine backgammon match records."""
 
 
-for command in (board, convert, demo, find, index, read, replay_command, stats, validate):
+for command in (analyze, board, convert, demo, find, index, read, replay_command, stats, validate):
     main.add_command(command)
 
 

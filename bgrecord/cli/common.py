@@ -202,14 +202,16 @@ def _size(name: str) -> int:
 
 
 def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
-              sizes: list[str] | None = None, scheduler: str | None = None,
-              failed: Callable[[Any, BaseException], Any] | None = None) -> Iterator[Any]:  # fmt: skip
+              sizes: list[str] | None = None, scheduler: str | None = None, progress: tuple[str, int] = ("reading", 50),
+              batch: int | None = None, failed: Callable[[Any, BaseException], Any] | None = None) -> Iterator[Any]:  # fmt: skip
     """``work(file, *arguments)`` for every file, yielded in file order (whatever the number of
     workers), in ``jobs`` worker processes when more than one (standard input is read here),
     or on the Dask cluster at ``scheduler``; a progress bar on stderr for long runs at a
-    terminal (rich is imported only then). ``sizes``: the file names to size the work by,
-    when ``files`` are not names. A name is given to ``work`` as :meth:`Input.named
-    <bgrecord.source.Input.named>` (a file, whatever the name holds).
+    terminal (rich is imported only then): ``progress`` is its label and the number of files
+    from which it is shown. ``sizes``: the file names to size the work by, when ``files`` are
+    not names. ``batch``: files sent to a worker at a time (by default a few: the work of one
+    file is small); 1 where one file is long work. A name is given to ``work`` as
+    :meth:`Input.named <bgrecord.source.Input.named>` (a file, whatever the name holds).
 
     Each file's work stands alone: ``work`` reports its own failures, and what escapes it
     in a worker (a worker that dies, a result that cannot travel back) is
@@ -233,19 +235,19 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
             fail("--scheduler reads files, not standard input")
         retry = functools.partial(_alone, work, arguments, failed, pool)
         if scheduler and files:
-            results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), retry)
+            results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), batch, retry)
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
-            from bgrecord.cluster import in_order, run_batch
+            from bgrecord.cluster import BATCH, in_order, run_batch
 
             pool[:] = [_pool(jobs), jobs]
-            results = in_order(lambda batch: pool[0].submit(run_batch, work, _sources(batch), arguments), files, 4 * jobs, retry)
+            results = in_order(lambda part: pool[0].submit(run_batch, work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
         else:
             results = (here(file) for file in files)
         results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(files, results))
-        if len(files) >= 50 and not quiet and sys.stderr.isatty():
+        if len(files) >= progress[1] and not quiet and sys.stderr.isatty():
             from rich.progress import track
 
-            results = track(results, total=len(files), description="reading", transient=True, console=_stderr())
+            results = track(results, total=len(files), description=progress[0], transient=True, console=_stderr())
         yield from results
     finally:
         if pool:
@@ -291,12 +293,12 @@ def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callabl
 
 
 def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
-                retry: Callable[[list[Any], Exception], list[Any]]) -> Iterator[Any]:  # fmt: skip
+                batch: int | None, retry: Callable[[list[Any], Exception], list[Any]]) -> Iterator[Any]:  # fmt: skip
     """:func:`bgrecord.cluster.cluster_map`, its failures one line (exit status 2)."""
-    from bgrecord.cluster import ClusterError, cluster_map
+    from bgrecord.cluster import BATCH, ClusterError, cluster_map
 
     try:
-        yield from cluster_map(work, files, arguments, scheduler, workers, retry)
+        yield from cluster_map(work, files, arguments, scheduler, workers, batch or BATCH, retry)
     except (ClusterError, ImportError) as exc:
         fail(str(exc))
 

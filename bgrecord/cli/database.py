@@ -18,11 +18,15 @@ from bgrecord.issues import count
 @click.option("-o", "--output", "target", required=True, metavar="DB",
               help="The database: .duckdb (needs: pip install 'bgrecord[db]') or .sqlite. Updated when it exists.")  # fmt: skip
 @click.option("--dedupe", is_flag=True, help="The players, matches and dice tables count each match once.")
+@click.option("--analysis", "analyses", multiple=True, metavar="FILE",
+              help="A table written by bgrecord analyze (decisions, players or matches) to keep in the database, by "
+                   "match and plies; find then shows the error made at each occurrence. May be given more than once.")  # fmt: skip
 @rules_option()
 @jobs_option
 @scheduler_option
 @quiet_option
-def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, jobs: int, scheduler: str | None, quiet: bool) -> None:
+def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str, ...], rules: str | None, jobs: int,
+          scheduler: str | None, quiet: bool) -> None:  # fmt: skip
     """Put match files into a database: the tables of stats, and every position.
 
     PATHS are files or folders. The database holds the games, players, matches and dice tables
@@ -54,8 +58,15 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
     def waiting() -> None:
         click.echo(f"bgrecord: {one_line(target)}: another bgrecord index is writing it: waiting for it to finish", err=True)
 
+    tables = _analysis_tables(analyses, target)
     try:
         report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe, waiting)
+        if tables:
+            from bgrecord.analysis.store import rows_of, storing
+
+            with storing(target, waiting) as store:
+                for kind, data in tables:
+                    store.add(kind, rows_of(data))
     except (ValueError, OSError) as exc:
         fail(str(exc))
     for file, problem, _ in report.problems:
@@ -64,6 +75,25 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, rules: str | None, 
         click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged: "
                    f"{count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
     inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems))
+
+
+def _analysis_tables(paths: tuple[str, ...], target: str) -> list[tuple[str, Any]]:
+    """The tables of ``--analysis``, read before the database is touched."""
+    if not paths:
+        return []
+    from bgrecord.analysis.store import load
+
+    tables = []
+    for path in paths:
+        try:
+            if Path(path).resolve() == Path(target).resolve():
+                raise ValueError(f"{path}: this is the database")
+            tables.append(load(path))
+        except (ValueError, ImportError) as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"{path}: cannot read: {exc.strerror or exc}")
+    return tables
 
 
 @click.command()
@@ -98,6 +128,10 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
         raise click.BadParameter(str(exc), param_hint="POSITION") from None
     try:
         found = search(database, wanted, limit)
+        if found:
+            from bgrecord.analysis.store import errors_at
+
+            errors_at(database, found)
     except (ValueError, ImportError) as exc:
         fail(str(exc))
     if output == "json":
@@ -119,4 +153,14 @@ def _occurrence(row: dict[str, Any]) -> str:
     done = {"move": f"{actor} to play {row['dice']}: {row['play'] or 'no move'}" if row["dice"] else f"{actor} to roll",
             "double": f"{actor} doubles", "take": f"{actor} doubled: taken", "drop": f"{actor} doubled: dropped",
             "setup": f"set up, {actor} to act"}.get(row["action"], f"{actor}: {row['action']}")  # fmt: skip
-    return f"{one_line(str(row['file']))}:{row['line']}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {one_line(done)}"
+    said = f"{one_line(str(row['file']))}:{row['line']}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {one_line(done)}"
+    return said + "".join(f"; {one_line(_judged(decision))}" for decision in row.get("analysis") or ())
+
+
+def _judged(decision: dict[str, Any]) -> str:
+    """``error 0.083 (bad), best 13/7 8/7`` (a cube decision: ``no double: error 0.101 (missed double below CP)...``)."""
+    kind = "" if decision["kind"] == "checker" else f"{decision['kind']}: "
+    error = decision["error"] or 0.0
+    why = ", ".join(str(part) for part in (decision["mark"], decision["category"]) if part)
+    best = f", best {decision['best']}" if error and decision["best"] is not None else ""
+    return f"{kind}error {error:.3f}{f' ({why})' if why else ''}{best} [{decision['plies']} ply]"

@@ -12,6 +12,7 @@ import click
 from click.core import ParameterSource
 
 from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
+from bgrecord.cli.analyzing import plies_option
 from bgrecord.escapes import one_line, shown
 from bgrecord.issues import Issue, Severity
 
@@ -30,15 +31,22 @@ T = TypeVar("T")
 @click.option("-o", "--output-file", "target", metavar="FILE", help="Write here instead of standard output.")
 @overwrite_option
 @click.option("--interactive", "-i", is_flag=True, help="Step through one record with the keyboard (the keys: docs/cli.md, or ? in the viewer).")
+@click.option("--analysis", "analysis", metavar="FILE",
+              help="Show each step's error and luck from this analysis: the decisions table of bgrecord analyze, or a "
+                   "database it wrote (steps are found by their game's moves and score, not by file name).")  # fmt: skip
+@click.option("--analyze", "analyze", is_flag=True, help="Analyse the files with GNU Backgammon first (as bgrecord analyze) "
+              "and show each step's error and luck.")  # fmt: skip
+@plies_option
 @rules_option()
 def replay_command(paths: tuple[str, ...], game: int | None, output: str, board: str, no_board: bool, target: str | None,
-                   overwrite: bool, interactive: bool, rules: str | None) -> None:
+                   overwrite: bool, interactive: bool, analysis: str | None, analyze: bool, plies: int, rules: str | None) -> None:
     """Replay match files step by step, for people and for programs.
 
     PATHS are files or folders (searched for match files), or - for standard input; records are
     written as they are read. jsonl gives, for every action, the position and match IDs of the
     state before it (gnubg Position ID and Match ID, XGID, OGID). Exit status 1 when a record
-    has errors (they are told at their step, and the output is still complete).
+    has errors (they are told at their step, and the output is still complete). With
+    --analysis or --analyze, each step also says its error and luck (jsonl: an "analysis" list).
     """
     from bgrecord.outputs import OutputError, atomic_output, check_target
 
@@ -56,6 +64,9 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
             check_target(target or "-", files, overwrite)
         except OutputError as exc:
             fail(str(exc))
+    if analysis and analyze:
+        raise click.UsageError("--analysis reads an analysis, --analyze makes one: give one of them")
+    annotate = _annotations(analysis, analyze, files, plies, rules)
     tally = _Tally()
     if interactive:
         from bgrecord.cli.streams import stdin_closed
@@ -64,7 +75,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
         if stdin_closed():
             fail("standard input is closed: the viewer reads its keys there")
 
-        listed = _held(files[0], _records(files[0], game, rules, tally, False, lambda record: record))
+        listed = _held(files[0], _records(files[0], game, rules, tally, False, lambda record: record, annotate))
         _no_game(files[0], game, listed)
         run(listed)
         return
@@ -73,12 +84,12 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
         with atomic_output(target or "-") as out:
             for name in files:
                 if output == "html":
-                    produced += _page(out, name, game, rules, tally)
+                    produced += _page(out, name, game, rules, tally, annotate)
                     continue
                 if len(files) > 1 and output == "text":
                     out.write(shown(f"== {one_line(name)} ==\n"))
                 said = functools.partial(_said, output=output, board=board, path=name)
-                for text in _records(name, game, rules, tally, output == "jsonl", said):
+                for text in _records(name, game, rules, tally, output == "jsonl", said, annotate):
                     out.write(shown(text))  # a file of text is read at a terminal too
                     produced += 1
     except OutputError as exc:
@@ -105,7 +116,8 @@ class _Tally:
         self.extend([issue])
 
 
-def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogids: bool, said: Callable[[Any], T]) -> Iterator[T]:
+def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogids: bool, said: Callable[[Any], T],
+             annotate: Any = None) -> Iterator[T]:  # fmt: skip
     """Each step of the file, as ``said`` makes it (inside the file's barrier: whatever fails,
     in the replay or in the saying, is that file's ``internal`` issue); a file that cannot be
     read is said in a line, and the run goes on."""
@@ -116,7 +128,7 @@ def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogid
         tally.append(issue)
         click.echo(f"bgrecord: {one_line(name)}: {issue.message}", err=True)
 
-    steps = step_records(source_of(name), game, rules, tally, ogids=ogids)
+    steps = step_records(source_of(name), game, rules, tally, ogids=ogids, annotate=annotate)
     try:
         yield from guarded_steps(name, (said(record) for record in steps), failed)
     except OSError as exc:
@@ -135,12 +147,12 @@ def _held(name: str, records: Iterator[Any]) -> list[Any]:
     return listed
 
 
-def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _Tally) -> int:
+def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _Tally, annotate: Any) -> int:
     """The HTML page of one file; how many steps it shows."""
     from bgrecord.htmlpage import page
     from bgrecord.validate import guarded
 
-    listed = _held(name, _records(name, game, rules, tally, False, lambda record: record))
+    listed = _held(name, _records(name, game, rules, tally, False, lambda record: record, annotate))
     if tally.unread:
         return 0
     _no_game(name, game, listed)
@@ -152,6 +164,41 @@ def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _
 
     out.write(shown(guarded(name, lambda: page(Path(name).name if name != STDIN else "stdin", listed), failed)))
     return len(listed)
+
+
+def _annotations(table: str | None, analyze: bool, files: list[str], plies: int, rules: str | None) -> Any:
+    """What gives each step its analysis: a table read, or the files analysed here (None: no analysis)."""
+    if not table and not analyze:
+        return None
+    from bgrecord.analysis.annotate import Annotations, read_annotations
+
+    if table:
+        try:
+            return read_annotations(table)
+        except (ValueError, ImportError) as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"{table}: cannot read: {exc.strerror or exc}")
+    from bgrecord.analysis.engine import EngineMissing
+    from bgrecord.analysis.files import analyse_file, close_engines
+    from bgrecord.analysis.gnubg import find_gnubg
+
+    if STDIN in files:
+        raise click.BadParameter("--analyze reads files, not standard input (bgrecord analyze - -o ... then --analysis)", param_hint="PATHS")
+    try:
+        find_gnubg()
+    except EngineMissing as exc:
+        fail(str(exc))
+    rows: list[dict[str, Any]] = []
+    try:
+        for name in files:
+            found = analyse_file(name, plies, rules)
+            for said in ([found.problem] if found.problem else []) + found.notes + found.failures:
+                click.echo(f"bgrecord: {one_line(name)}: {one_line(said)}", err=True)
+            rows += found.decisions
+    finally:
+        close_engines()
+    return Annotations(rows)
 
 
 def _no_game(name: str, game: int | None, records: list[Any]) -> None:

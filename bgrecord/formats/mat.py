@@ -27,13 +27,17 @@ from bgrecord.limits import MAX_GAME_TEXT, MAX_HEADER_LINES, TooLarge
 from bgrecord.records import GameRecord, MatchRecord, Tag
 from bgrecord.source import LINE_END, Input
 
-_GAME = r"[ \t]*game[ \t]+[0-9]+[^\n]*"
-_MATCH = r"[ \t]*(?:[0-9]+[ \t]+points?[ \t]+match|match[ \t]+of[ \t]+[0-9]+[ \t]+points?)[^\n]*"
+_GAME = r"[ \t]*game[ \t]+(?:#[ \t]*)?[0-9]+[^\n]*"
+# the grammar's MATCH_LENGTH: "7 point match", "7-point match", "Match of 7 points", "Match to 7"...
+_MATCH = (r"[ \t]*(?:[0-9]+[ \t]*[- \t][ \t]*(?:points?|pts?\.?)[ \t]+match|match[ \t]+(?:of|to)[ \t]+[0-9]+(?:[ \t]+points?)?"
+          r"|match[ \t]+length[ \t]*:?[ \t]*[0-9]+)(?![0-9A-Za-z])[^\n]*")
 _NAMES = r"[ \t]*[^\s:;#()/]+[ \t]+[^\s:;#()/]+[ \t]*"  # a .gam game's first line: two names
 _MAT_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
 _ANY_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)
 _HEADER_LIKE = re.compile(r"[ \t]*(?:[;#][^\n]*)?")  # comment, tag or blank: may open the next match
 _NUMBER = re.compile(r"[0-9]+")
+# a header line that says money play in words, where others write "0 point match"
+_MONEY = re.compile(r"(?i)^[;#\s]*(?:(?:money|unlimited)[ \t]+(?:session|game|play|match)|(?:game[ \t]*)?type[ \t]*[:=][ \t]*money)\b")
 
 
 class _Open:
@@ -71,7 +75,7 @@ class Cutter:
     def __init__(self) -> None:
         self.open = _Open("header", 1)
         self.held: _Open | None = None  # the chunk before a tentative .gam game
-        self.seen_match = False
+        self.seen_match = False  # a match length line or a "Game N" line was seen: a .mat file, no .gam games
         self.next_line = 1  # the line number of the next block's first line
 
     def feed(self, text: str, raw: str) -> Iterator[Chunk]:
@@ -80,15 +84,18 @@ class Cutter:
         pattern = _MAT_CUTS if self.seen_match else _ANY_CUTS
         starts = None if raw is text else [0] + [found.end() for found in LINE_END.finditer(raw)]
         position = index = 0  # an offset in the block, and the index of its line there
-        for found in pattern.finditer(text):
+        found = pattern.search(text)
+        while found is not None:
             start = found.start()
             start_index = index + text.count("\n", position, start)
             self.append(text, raw, starts, (position, index), (start, start_index))
             position, index = start, start_index
             kind = found.lastgroup or "game"
             yield from self.cut(kind, self.next_line + index)
-            if kind == "match":
+            if kind in ("match", "game"):  # a .mat file: from here on, two words on a line are no .gam game
+                self.seen_match = True
                 pattern = _MAT_CUTS
+            found = pattern.search(text, found.end())
         end_index = index + text.count("\n", position)
         self.append(text, raw, starts, (position, index), (len(text), end_index))
         self.next_line += end_index + (bool(text) and not text.endswith("\n"))
@@ -223,9 +230,12 @@ def read_header(match: MatchRecord, chunk: Chunk) -> None:
                 items.extend((line_number, item) for item in parse(text + "\n", "preamble"))
             except UnexpectedInput:
                 items.append((line_number, ("text_line", 1, [("TEXT", text, 1)])))
+    money: tuple[int, int, str] | None = None  # where the header says money play in words
     for first, (kind, relative, parts) in items:
         text, column = parts[0][1].strip(), parts[0][2]
         line = first + relative - 1
+        if kind in ("comment_line", "text_line") and money is None and _MONEY.match(text):
+            money = (line, column, text)
 
         def note(severity: Severity, code: str, message: str) -> None:
             match.issues.append(format_issue(severity, code, message, line, column, text).at(path=match.path))
@@ -248,6 +258,10 @@ def read_header(match: MatchRecord, chunk: Chunk) -> None:
             match.comments.append(text)
             after = match.length is not None
             note(Severity.INFO, "text-after-header" if after else "text-before-header", "free text kept as a comment")
+    if money is not None and match.length is None:
+        match.length = 0
+        said = format_issue(Severity.INFO, "money-session", f"{money[2][:60]!r}: read as money play (a 0 point match)", money[0], money[1], money[2])
+        match.issues.append(said.at(path=match.path))
 
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:

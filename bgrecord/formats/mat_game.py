@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from lark import Token, UnexpectedInput
 
 from bgrecord.escapes import quoted
-from bgrecord.formats.mat_grammar import Line, Part, cell_meaning, describe_error, grammar, moves_of, parse
+from bgrecord.formats.mat_grammar import RESIGN_WORDS, Line, Part, cell_meaning, describe_error, gives_up_notice, grammar, moves_of, parse
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.issues import Severity, format_issue
 from bgrecord.limits import MAX_ACTIONS, MAX_LINES, MAX_UNREADABLE
@@ -38,11 +38,14 @@ ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a 
 _NUMBER = re.compile(r"[0-9]+")
 MAX_ROW = 4096  # characters: no row, result or wrapped line of a game is longer
 _GLUED = re.compile(r"\*[0-9bBoO]")
+# dice or a move anywhere in a line: it may hold a turn
+# (not a time "12:30" nor a date "2024/05/17")
+_TURN = re.compile(r"(?<![0-9])[0-6][0-6][ \t]*:(?![0-9])|(?<![0-9/])(?:[0-9]{1,2}|(?i:bar))[ \t]*/[ \t]*(?:[0-9]{1,2}|(?i:off))(?![0-9/])")
 _WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
 # Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
 _CELL_START = re.compile(
-    r"(?<![^ \t])(?:[0-9][0-9][ \t]*:|(?i:(?:re)?doubles?|takes?|accepts?|drops?|rejects?|pass(?:es)?|refuses?|beavers?"
-    r"|raccoons?|wins|loses|losses|resign))"
+    r"(?<![^ \t])(?:[0-9][0-9][ \t]*:|(?i:(?:re)?doubles?|takes?|accepts?|drops?|rejects?|pass(?:es)?|refuses?|declines?|beavers?"
+    rf"|raccoons?|wins|won|loses|losses)|{RESIGN_WORDS}|\?{{3,4}})"
 )
 
 
@@ -92,6 +95,10 @@ class GameBuilder:
             self.issue(Severity.INFO, "glued-hit-mark", "a hit mark with no space after it: read as the end of a move", line, column)
         elif what == "result" and _WINS_WINS.search(text):
             self.issue(Severity.INFO, "result-spelling", "'and wins the match': read as 'and the match'", line, column)
+        elif what in ("result", "roll") and meaning[1 if what == "result" else 3] in ("resign", "unplayed"):
+            notice = gives_up_notice(text)
+            if notice:
+                self.issue(Severity.INFO, "resign-word", notice, line, column)
         if what == "bad":
             self.issue(Severity.ERROR, "unreadable", meaning[1], line, column)
             return Unreadable(player, number, line, column, text)
@@ -205,7 +212,8 @@ class GameBuilder:
         except UnexpectedInput as exc:
             if not self.cells_alone(text, line, indent):
                 message, column = describe_error(exc, " " * indent + text + "\n")
-                self.unreadable(line, column, text.strip(), message)
+                loose = ROW_START.match(text) is None and _TURN.search(text) is None
+                self.unreadable(line, column, text.strip(), message, loose)
             return
         if isinstance(item, Token):  # a line that only looks like a row
             self.unreadable(line, 1, text.strip(), "not a row")
@@ -255,13 +263,13 @@ class GameBuilder:
         if len(self.record.actions) > MAX_ACTIONS:
             raise _Enough
 
-    def unreadable(self, line: int, column: int, text: str, message: str) -> None:
+    def unreadable(self, line: int, column: int, text: str, message: str, loose: bool = False) -> None:
         self.unread += 1
         if self.unread > MAX_UNREADABLE:  # each costs a parse to say why: past the limit, the game stops here
             self.issue(Severity.ERROR, "too-large", f"more than {MAX_UNREADABLE:,} places of this game do not read: the rest of "
                        "the game is not read", line, column)  # fmt: skip
             raise _Enough
-        self.record.actions.append(Unreadable(None, None, line, column, text))
+        self.record.actions.append(Unreadable(None, None, line, column, text, loose))
         self.issue(Severity.ERROR, "unreadable", message, line, column)
 
     def game_line(self, parts: list[Part], line: int) -> None:
@@ -289,11 +297,19 @@ class GameBuilder:
             columns.append(column + len(text) - len(text.rpartition(":")[2].lstrip()))
             name, _, written = text.rpartition(":")
             name = name.strip()
+            if names and name.startswith("(") and ")" in name:  # "Alice : 1 (1612)   Bob : 0": a note after the first score
+                note, _, name = name[1:].partition(")")
+                name = name.strip()
+                if note.strip().isdigit() and not ratings[0]:
+                    ratings[0] = number(note.strip())
             before, comma, after = name.rpartition(",")
             rating = number(after) if comma else None
             if rating:  # GridGammon's "name,1712"
                 name = before.strip()
-            score = number(written)
+            negative = written.strip().startswith("-")  # a money session's net total
+            score = number(written.strip().lstrip("-"))
+            if negative and score is not None:
+                score = -score
             if score is None:
                 self.issue(Severity.ERROR, "score-line", too_large(written.strip()), line, columns[-1])
             names.append(name)
@@ -309,7 +325,11 @@ class GameBuilder:
         record.score_columns = (columns[0], columns[1])
         for part_kind, text, column in parts:
             if part_kind == "TEXT":
-                self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {quoted(text.strip())}", line, column)
+                after = text.strip()
+                if after.startswith("(") and after.endswith(")") and after[1:-1].strip().isdigit() and record.ratings[1] is None:
+                    record.ratings = (record.ratings[0], number(after[1:-1].strip()))  # "Bob : 0 (1580)": his rating
+                    continue
+                self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {quoted(after)}", line, column)
 
 
 def _is_score(item: Any) -> bool:

@@ -24,8 +24,14 @@ _CUBES = {"DOUBLE": "double", "TAKE": "take", "DROP": "drop", "BEAVER": "beaver"
 _RESULTS = {"WINS": "win", "LOSSES": "loss", "RESIGN": "resign"}
 _CELL_TERMINALS = ["ROW_NUMBER", "ROLL", *_CUBES, *_RESULTS]
 _NUMBER = re.compile(r"[0-9]+")
-_NOTE = re.compile(r"(?i)cannot|can't|\?|illegal")
-_WORD = re.compile(r"(?:[^ \t,*]|\*(?![0-9bBoO]))+\*?")  # a move; a hit mark may be glued to the next
+# the words that give a game up, as the grammar's _GIVES_UP spells them
+RESIGN_WORDS = r"(?i:resign(?:s|ed)?|concede[sd]?|gives?[ \t]+up|gave[ \t]+up|forfeit(?:s|ed)?|surrender(?:s|ed)?|quits?)(?![A-Za-z])"
+_GIVES_UP = re.compile(RESIGN_WORDS)
+# what may follow a roll's moves: a dance in words, "???", a set-up or a resignation word (an
+# annotator's "?" or "!" is decoration, not a note)
+_NOTE = re.compile(rf"(?i)cannot|can't|can[ \t]+not|no[ \t]+(?:legal[ \t]+)?(?:move|play)|dances?(?![A-Za-z])|--?(?![-0-9A-Za-z/])|\?{{3}}|illegal|{RESIGN_WORDS}")
+_STANDARD_RESIGN = re.compile(r"(?i)resign")  # the words every reader knows: no notice
+_WORD = re.compile(r"(?:[^ \t,*?!]|\*(?![0-9bBoO]))+\*?")  # a move; a hit mark may be glued to the next; no annotation
 
 Part = tuple[str, str, int]
 """A labelled piece of a line: (terminal name, text, column)."""
@@ -177,6 +183,19 @@ def moves_of(text: str, offset: int = 0) -> tuple[MoveToken, ...]:
     return tuple([move_token(found[0], offset + found.start()) for found in _WORD.finditer(text)])
 
 
+def gives_up_notice(text: str) -> str:
+    """What a resignation written in other words is read as ("" for ``Resigns`` and XG's
+    ``???``, which every reader knows)."""
+    if text[0].isdigit():
+        if text.startswith("00"):
+            return f"{quoted(text)}: placeholder dice and play, read as a resignation before rolling"
+        found = _GIVES_UP.search(text)
+        return f"{quoted(found.group())} after the dice: read as rolled, then resigned" if found and not _STANDARD_RESIGN.match(found.group()) else ""
+    if text.startswith("?"):
+        return f"{quoted(text)}: a placeholder play, read as a resignation before rolling"
+    return "" if _STANDARD_RESIGN.match(text) else f"{quoted(text)}: read as a resignation"
+
+
 @lru_cache(maxsize=65536)
 def cell_meaning(text: str) -> tuple[Any, ...]:
     """("roll", dice, moves, note), ("setup", dice, setup, moves), ("cube", kind, value),
@@ -193,7 +212,10 @@ def cell_meaning(text: str) -> tuple[Any, ...]:
         note = rest[note_at.start() :]
         if note[0] in "iI":
             return ("setup", dice, note[note.index("(") + 1 : note.rindex(")")], moves)
-        return ("roll", dice, moves, "unplayed" if note[0] == "?" else "cannot move")
+        gives_up = note[0] == "?" or _GIVES_UP.match(note) is not None
+        if gives_up and dice == (0, 0) and not moves:  # placeholder dice and play: resigned before rolling
+            return ("result", "resign", None, False)
+        return ("roll", dice, moves, "unplayed" if gives_up else "cannot move")
     kind = next(name for name, word in grammar().words if word.fullmatch(text))
     numbers = _NUMBER.findall(text)
     written = numbers[-1 if kind in _CUBES else 0] if numbers else None

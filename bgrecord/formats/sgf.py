@@ -4,7 +4,8 @@ Parsed with ``grammars/sgf.lark``. White (``W``, ``PW``) is player 0, the left c
 .mat file; Black is player 1. The main line of each game tree is read; variations, analysis
 (``A``, ``DA``, ``LU``...), marks and comments are kept only in the raw text. A beaver is
 written as a second ``double`` (by the doubled player, before any take): it is read as a
-beaver, a third as a raccoon. A resignation has no node in GNU Backgammon's SGF: it is read
+beaver, a third as a raccoon. The variant in ``RU[Crawford:Nackgammon]`` (the part that is no
+rule) is given as the ``Variation`` tag. A resignation has no node in GNU Backgammon's SGF: it is read
 from ``RE[W+2R]``; Gibbon (libgsgf) writes ``B[resign:2]`` (an offer, by level) and the
 other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``.
 
@@ -33,6 +34,7 @@ _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO",
 _READ = _SETUP | _ROOT | {"W", "B"}
 _VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
+_RULES = {"crawford", "crawfordgame", "jacoby", "nocube", "beaver", "beavers", "holland"}  # RU's rules (gnubg's sgf.c)
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
 _RESULT = re.compile(r"([WB])\+([0-9]+)(R|Resign)?$", re.I)
 _RESIGN = re.compile(r"resign(?::([0-9]{1,6}))?$", re.I)
@@ -175,7 +177,14 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     match = MatchRecord(source.name, "sgf", encoding)
     path = source.name
 
+    foreign: list[int] = []  # the issue saying the file is not backgammon, and how many trees say so
+
     def issue(severity: Severity, code: str, message: str, line: int | None, column: int | None, game: int | None = None) -> None:
+        if code == "not-backgammon" and foreign:  # a file that is not backgammon is one error, not one per tree
+            foreign[1] += 1
+            return
+        if code == "not-backgammon":
+            foreign[:] = [len(match.issues), 1]
         match.issues.append(format_issue(severity, code, message, line, column).at(path=path, game=game))
 
     index = 0
@@ -199,6 +208,9 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         if held is not None:
             yield match, held
         held = game
+    if foreign and foreign[1] > 1:
+        first = match.issues[foreign[0]]
+        match.issues[foreign[0]] = first.at(message=f"{first.message} (and {foreign[1] - 1} more game tree{'s' if foreign[1] > 2 else ''} of this file, none read)")
     if held is not None:
         yield match, held
     elif match.issues or match.raw.strip() or index:
@@ -260,6 +272,9 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
         for ident, key in _TAGS.items():
             if ident in root:
                 match.tags.append(Tag(key, root[ident].values[0], root[ident].token.line or 1))
+        variant = [part for part in _first(root, "RU").split(":") if part.strip() and part.strip().lower() not in _RULES]
+        if variant:  # RU[Crawford:Jacoby:Nackgammon]: the part that is not a rule names the variant
+            match.tags.append(Tag("Variation", variant[0].strip(), root["RU"].token.line or 1))
     doubles = 0
     for node in nodes:
         props = {prop.ident: prop for prop in node}

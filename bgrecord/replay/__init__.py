@@ -9,7 +9,8 @@ one at a time, so that a file is replayed as it is read.
 The parts: :mod:`~bgrecord.replay.match` (the score and the Crawford game),
 :mod:`~bgrecord.replay.game` (turns and plays), :mod:`~bgrecord.replay.cube`,
 :mod:`~bgrecord.replay.results` (resignations and result lines),
-:mod:`~bgrecord.replay.setup` (boards set up in a record), :mod:`~bgrecord.replay.state`.
+:mod:`~bgrecord.replay.setup` (boards set up in a record), :mod:`~bgrecord.replay.repeats`
+(one unknown convention told once, not once per game), :mod:`~bgrecord.replay.state`.
 """
 
 from bgrecord.replay.match import MatchReplayer, replay

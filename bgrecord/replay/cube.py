@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from bgrecord.escapes import quoted
 from bgrecord.formats.numbers import MAX_CUBE
 from bgrecord.issues import Severity
-from bgrecord.records import Action, CubeAction
+from bgrecord.records import Action, CubeAction, Result
 from bgrecord.replay.state import GameResult
 
 if TYPE_CHECKING:
@@ -49,6 +49,11 @@ class Cube:
         assert player is not None
         if kind == "double":
             self.double(action, player)
+            return
+        resigned = game.claims.offer
+        if self.offer is None and kind in ("take", "drop") and resigned is not None and resigned[0] != player:
+            # "Accepts" (a take's word) after "Resigns": the answer to the resignation
+            game.claims.answer(Result(player, action.number, action.line, action.column, action.text, "accept" if kind == "take" else "reject"))
             return
         if self.offer is None:
             game.stop("cube", "answer-without-double", f"{quoted(action.text)} answers no double", action)

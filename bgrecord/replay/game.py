@@ -25,6 +25,9 @@ from bgrecord.resolve import Resolution, marked_hits, resolve
 from bgrecord.rules import RuleSet
 
 ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+# what a cube action or result lost in a loose line (see Unreadable.loose) shows as at the next action
+# (such a line holds no dice and no move: no roll is lost, only a cube action)
+_LOST_ACTION = frozenset({"double-unanswered", "answer-without-double", "answer-by-doubler"})
 
 
 class Stop(Exception):
@@ -46,6 +49,8 @@ class GameReplayer:
         self.before: tuple[int, int | None, int | None] = (1, None, None)  # cube, owner, offer before the action
         self.cube = Cube(self)
         self.claims = Claims(self)
+        self.loose: list[Unreadable] = []  # loose lines met, each taken as a comment unless the next action fails for want of it
+        self.pending: Unreadable | None = None  # the last loose line, until an action after it replays
 
     # --- reporting ---
 
@@ -100,13 +105,41 @@ class GameReplayer:
 
     def run(self) -> None:
         action: Action | None = None
+        mark = 0
         try:
             for action in self.game.actions:
+                mark = len(self.out.issues)
                 self.act(action)
+                if self.pending is not None and action is not self.pending and not isinstance(action, Comment):
+                    self.pending = None  # the action after the loose line replays: the line held no action
         except Stop:
+            lost = self.out.issues[mark:]
+            failed = next((i for i in lost if i.code in _LOST_ACTION), None)
+            if self.pending is not None and action is not self.pending and failed is not None:
+                del self.out.issues[mark:]  # the loose line may have held the action missed here: it stays the error, saying so
+                self.loose.remove(self.pending)
+                self.explain(self.pending, f"; the action after it fails ({failed.message}): it may hold a lost cube action")
+            at = next((i for i, done in enumerate(self.game.actions) if done is action), len(self.game.actions))
+            after = self.game.actions[at + 1 :]
+            self.loose += [later for later in after if isinstance(later, Unreadable) and later.loose]  # not checked: no defect told there
             self.out.checked = False
             self.issue(Severity.INFO, "structure", "not-checked", "the rest of this game is not checked", action)
         self.finish()
+        self.keep_loose_lines()
+
+    def explain(self, loose: Unreadable, why: str) -> None:
+        for index, issue in enumerate(self.game.issues):
+            if issue.code == "unreadable" and issue.line == loose.line and issue.column == loose.column and why not in issue.message:
+                self.game.issues[index] = issue.at(message=issue.message + why)
+
+    def keep_loose_lines(self) -> None:
+        """Each loose line the game replayed consistently around: decoration, kept as a
+        comment; the reader's error becomes a warning."""
+        for loose in self.loose:
+            for index, issue in enumerate(self.game.issues):
+                if issue.code == "unreadable" and issue.line == loose.line and issue.column == loose.column:
+                    message = f"{loose.text[:60]!r} reads as no move, cube action or result, and the game replays consistently around it (or is not checked there): kept as a comment"
+                    self.game.issues[index] = issue.at(severity=Severity.WARNING, code="unknown-text", message=message)
 
     def act(self, action: Action) -> None:
         if self.keep_steps:
@@ -114,6 +147,10 @@ class GameReplayer:
         if isinstance(action, Comment):
             return
         if isinstance(action, Unreadable):
+            if action.loose:
+                self.loose.append(action)
+                self.pending = action
+                return
             raise Stop  # the reader has reported it
         if (self.result is not None or self.unplayed is not None) and not isinstance(action, Result):
             if self.result is not None:
@@ -123,6 +160,9 @@ class GameReplayer:
             assert bare is not None
             where = self.position.id() if self.position else "?"
             self.stop("move", "roll-without-play", f"dice without a play, though a play was possible (position {where}); only a resignation may follow", bare)
+        offer = self.claims.offer
+        if offer is not None and isinstance(action, (Roll, CubeAction)) and not (isinstance(action, CubeAction) and action.kind in ("take", "drop")):
+            self.stop("structure", "after-game-end", f"{quoted(action.text)} after {self.name(offer[0])} resigned ({quoted(offer[2].text)})", action)
         if isinstance(action, Roll):
             self.roll(action)
         elif isinstance(action, CubeAction):

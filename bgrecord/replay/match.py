@@ -4,36 +4,53 @@ them.
 The score is carried from the record: each game's score line is checked against the score
 line before it plus that game's result (as replayed, else as the record claims it); a
 disagreement is one error at the score line, and from there the record's own score is
-carried on, so that one wrong line costs one error. A gap in the game numbers is one warning
+carried on, so that one wrong line costs one error (and a line right by the count, the last
+right line plus the results since, is no error: a typo costs one). A game without an end makes
+the next score line the score. A gap in the game numbers is one warning
 (the games left out explain the score), a score at or above the match length an error, a
 game after the match was won an error, and a match that stops short of the length a notice.
 In money play a score line of 0 : 0 is not checked (writers put it on every line); other
 score lines are the session's running totals, checked like a match's.
 
 Games are given one at a time (:meth:`MatchReplayer.feed`), so a match is replayed in the
-memory of one game; each game's replay comes out when the next game (or the end) shows
-whether it was left without an end.
+memory of two games; each game's replay comes out when the next game is replayed (or at the
+end): the next game shows whether it was left without an end, and whether the two fail alike
+at their first move (:mod:`bgrecord.replay.repeats`). A variant the record names and bgrecord
+does not play leaves every game unchecked, with one error.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from bgrecord.issues import Issue, Severity
 from bgrecord.records import Comment, GameRecord, MatchRecord, Result, Roll, SetPosition
+from bgrecord.position import Variant
 from bgrecord.replay.game import GameReplayer
+from bgrecord.replay.repeats import OpeningRuns, Repeats, opening_failure
 from bgrecord.replay.state import GameReplay
 from bgrecord.rules import RuleSet, rules_for
+from bgrecord.variants import named_variant
 
 
 class MatchReplayer:
-    def __init__(self, match: MatchRecord, rules: RuleSet | None = None, steps: bool = True) -> None:
+    def __init__(self, match: MatchRecord, rules: RuleSet | None = None, steps: bool = True, repeats: Repeats | None = None) -> None:
         self.match = match
         self.rules = rules or rules_for(match)
+        self.repeats = repeats or Repeats()  # the file's: one unknown convention told once
+        self.openings = OpeningRuns()
+        named = named_variant(match)
+        self.unsupported = named if named is not None and named.variant is None else None
         self.steps = steps
         self.length = match.length or 0
         self.after: dict[str, int] | None = None  # the score after the last game, by name
         self.claimed_after: dict[str, int] | None = None  # the same by the result the record claims
+        # the score by the count: the last score line found right, plus the results since (a
+        # score line with a typo is one error, and the line after it, right again, none)
+        self.counted_after: dict[str, int] | None = None
+        self.net_after: dict[str, int] | None = None  # money play: the running net (the loser's total goes down)
+        self.counted_before: tuple[int, int] | None = None  # the count before the game, where its score line is wrong
         self.previous: GameRecord | None = None
         self.held: GameReplay | None = None
         self.crawford_done = False
@@ -49,11 +66,18 @@ class MatchReplayer:
 
     def feed(self, game: GameRecord) -> Iterator[GameReplay]:
         """Replay ``game``; yields the game before it, now that its end can be judged."""
-        if self.held is not None:
-            held = self.held
-            if held.result is None and held.checked and _claimed(held) is None:
-                self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
+        held = self.held
+        if held is not None and held.result is None and held.checked and _claimed(held) is None and self.unsupported is None:
+            self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
+        out = self.unplayed(game) if self.unsupported is not None else self.play(game)
+        self.repeats.fold(game, game.issues, out.issues)
+        if held is not None:
             yield held
+        self.previous = game
+        self.held = out
+
+    def play(self, game: GameRecord) -> GameReplay:
+        """``game`` replayed, its score checked."""
         score, crawford, post, unknown = self.score(game)
         out = GameReplay(game, score, crawford, post, crawford_unknown=unknown)
         self.check_score(out)
@@ -61,15 +85,47 @@ class MatchReplayer:
             self.check_number(out)
         marks = self.marks_seen or _marked(game)
         self.marks_seen = marks
+        before = list(out.issues)
         GameReplayer(self.match, game, self.rules, out, marks, self.steps).run()
+        if opening_failure(out) is not None and not self.rules.given("variant") and not self.openings.broken:  # no game has shown the start yet
+            out = self.other_start(out, before, marks)
+        self.openings.judge(out, self.held)
         self.settle(out)
-        self.previous = game
-        self.held = out
+        return out
+
+    def other_start(self, out: GameReplay, before: list[Issue], marks: bool) -> GameReplay:
+        """A game that fails at its first move, where the record names no variant: replayed from
+        the Nackgammon start, which is taken for the match if the game then replays cleanly."""
+        rules = replace(self.rules, variant=Variant.NACKGAMMON, assumed=self.rules.assumed - {"variant"})
+        other = GameReplay(out.game, out.score, out.crawford, out.post_crawford, issues=list(before), crawford_unknown=out.crawford_unknown)
+        GameReplayer(self.match, out.game, rules, other, marks, self.steps).run()
+        if any(issue.severity is Severity.ERROR for issue in other.issues[len(before) :]):
+            return out
+        self.rules = rules
+        self.issue(other, Severity.INFO, "rules", "inferred-variant",
+                   "the game fails at its first move from the standard start and replays from the Nackgammon start: the match is read as Nackgammon")  # fmt: skip
+        return other
+
+    def unplayed(self, game: GameRecord) -> GameReplay:
+        """A game of a variant bgrecord does not play: not checked; the first says why, once."""
+        named = self.unsupported
+        assert named is not None
+        out = GameReplay(game, (int(game.scores[0] or 0), int(game.scores[1] or 0)), False, False, checked=False)
+        if self.previous is None:
+            where = f" (line {named.line})" if named.line is not None else ""
+            self.issue(out, Severity.ERROR, "rules", "unsupported-variant",
+                       f"the record names the variant {named.written[:40]!r}{where}, which bgrecord does not play: its games are not checked",
+                       named.line)  # fmt: skip
+        return out
 
     def finish(self) -> Iterator[GameReplay]:
         """The last game, with the notice of a match (or game) left unfinished."""
         held = self.held
         if held is None:
+            return
+        if self.unsupported is not None:
+            self.held = None
+            yield held
             return
         standing = f"{held.score[0]}-{held.score[1]}" if self.after is None else "-".join(str(self.after.get(k, 0)) for k in _keys(held.game))
         if all(isinstance(action, (SetPosition, Comment)) for action in held.game.actions):
@@ -128,6 +184,7 @@ class MatchReplayer:
 
     def check_score(self, out: GameReplay) -> None:
         game = out.game
+        self.counted_before = None
         if self.previous is None and None in game.scores or not self.length and game.scores in ((0, 0), (None, None)):
             return  # money play has no match score: writers put 0 : 0, or the session's totals
         if self.past_end:
@@ -151,13 +208,16 @@ class MatchReplayer:
             return
         expected = self.expected(game)
         claimed = self.expected(game, self.claimed_after)
-        if expected is None or tuple(written) in (expected, claimed) or self.gap(game):
-            return  # a score line that follows the record's own (wrong) result repeats that one error
+        counted = self.expected(game, self.counted_after) if self.counted_after is not None else None
+        net = self.expected(game, self.net_after) if self.net_after is not None else None
+        if expected is None or tuple(written) in (expected, claimed, counted, net) or self.gap(game):
+            return  # a score line that follows the record's own (wrong) result, or its wrong line before, repeats that one error
+        self.counted_before = counted or expected
         side = 0 if written[0] != expected[0] else 1
         names = game.names
         self.issue(out, Severity.ERROR, "score", "header-score",
                    f"the score before this game is {names[0] or 'left'} {expected[0]}, {names[1] or 'right'} {expected[1]}"
-                   f" (the game before and its result), not {written[0]}-{written[1]}; the record's score is carried on",
+                   f" (the game before and its result), not {written[0]}{', ' if '-' in str(written[1]) else '-'}{written[1]}; the record's score is carried on",
                    line, game.score_columns[side])  # fmt: skip
 
     def gap(self, game: GameRecord) -> bool:
@@ -185,15 +245,27 @@ class MatchReplayer:
         claimed = _claimed(out)
         by_claim = (keys[claimed[0]], claimed[1]) if claimed is not None else None
         by_replay = (keys[out.result.winner], out.result.points) if out.result is not None and out.checked else by_claim
+        if by_replay is None or any(issue.code == "resign-points" for issue in out.issues):
+            # a game without an end (the record stops), or a resignation whose claimed points are no
+            # resignation's: the next score line says where the match stands
+            self.after = self.claimed_after = self.counted_after = self.net_after = None
+            return
         self.after = self.add(out, by_replay)
         self.claimed_after = self.add(out, by_claim or by_replay)
+        self.counted_after = self.add(out, by_replay, self.counted_before)
+        if not self.length:
+            self.net_after = self.add(out, by_replay)
+            loser = next(key for key in keys if key != by_replay[0]) if by_replay[0] in keys and keys[0] != keys[1] else None
+            if loser is not None:
+                self.net_after[loser] -= by_replay[1]
+        self.counted_before = None
         if self.length:
             self.match_over = max(self.after.values()) >= self.length and max(self.claimed_after.values()) >= self.length
 
     @staticmethod
-    def add(out: GameReplay, won: tuple[str, int] | None) -> dict[str, int]:
-        keys = _keys(out.game)
-        after = {keys[0]: out.score[0], keys[1]: out.score[1]}
+    def add(out: GameReplay, won: tuple[str, int] | None, before: tuple[int, int] | None = None) -> dict[str, int]:
+        keys, score = _keys(out.game), before or out.score
+        after = {keys[0]: score[0], keys[1]: score[1]}
         if won is not None:
             after[won[0]] = after.get(won[0], 0) + won[1]
         return after

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bgrecord.escapes import quoted
-from bgrecord.issues import Severity
+from bgrecord.escapes import cut, quoted
+from bgrecord.issues import Severity, count
 from bgrecord.position import Outcome
 from bgrecord.records import CubeAction, Result, Roll
 from bgrecord.replay.state import KINDS, GameResult
@@ -33,13 +33,13 @@ class Claims:
     def __init__(self, game: GameReplayer) -> None:
         self.game = game
         self.lines: list[Result] = []
-        self.offer: tuple[int, int | None] | None = None  # a resignation offered: (who, level)
+        self.offer: tuple[int, int | None, Result] | None = None  # a resignation offered: (who, level, the offer)
 
     def act(self, action: Result) -> None:
         game = self.game
         if action.kind == "resign":  # "Resigns": the Wins line that follows gives the points
-            if action.player is not None and action.points is not None and game.result is None:
-                self.offer = (action.player, action.points)
+            if action.player is not None and game.result is None:
+                self.offer = (action.player, action.points, action)
             game.step(action, "resign", game.position)
             return
         if action.kind in ("accept", "reject"):
@@ -58,15 +58,40 @@ class Claims:
         if self.offer is None or action.player is None or action.player == self.offer[0]:
             game.stop("result", "answer-without-resign", f"{quoted(action.text)} answers no resignation", action)
         assert self.offer is not None and action.player is not None
-        resigner, level = self.offer
+        resigner, level, offer = self.offer
         self.offer = None
         game.step(action, "accept-resign" if action.kind == "accept" else "reject-resign", game.position)
-        if action.kind == "accept" and game.result is None:
-            cube = game.cube.value
-            if level is not None and level in (1, 2, 3):
-                game.end(GameResult(1 - resigner, level * cube, level, "resign"))
-            elif level is not None:  # points rather than a level
-                self.resign(Result(1 - resigner, None, action.line, action.column, action.text, "win", level))
+        if action.kind == "accept" and game.result is None and level is not None:
+            points = self.offered_points(resigner, level, offer)
+            self.resign(Result(1 - resigner, None, action.line, action.column, action.text, "win", points))
+
+    def offered_points(self, resigner: int, offered: int, offer: Result) -> int:
+        """The points of an accepted ``offer`` ``resign:N``. Gibbon writes the points offered (its
+        readers pass points), libgsgf's comment says a level (1 single, 2 gammon, 3
+        backgammon): where the two differ (a cube above 1), the reading the record's result
+        (``RE``) agrees with is taken, else the points where they are a resignation's, and an
+        info says which."""
+        game = self.game
+        cube = game.cube.value
+        if offered not in (1, 2, 3) or cube == 1:
+            return offered
+        by_level = offered * cube
+        claimed = {c.points for c in game.game.actions if isinstance(c, Result) and c.kind == "win" and c.player == 1 - resigner}
+        needed = game.needed(1 - resigner)
+        fair = offered % cube == 0 and offered // cube in (1, 2, 3) or needed is not None and offered >= needed
+        take_level = by_level in claimed and offered not in claimed or not fair and offered not in claimed
+        points = by_level if take_level else offered
+        if points in claimed:
+            why = "as the record's result says"
+        elif take_level:
+            why = f"{count(offered, 'point')} is no resignation with the cube at {cube}"
+        else:
+            why = "Gibbon writes the points offered"
+        taken, other = count(offered, "point"), f"a {KINDS[offered]} ({by_level} points with the cube at {cube})"
+        if take_level:
+            taken, other = other, taken
+        game.issue(Severity.INFO, "result", "resign-reading", f"{cut(offer.text)} read as {taken}, not {other}: {why}", offer)
+        return points
 
     def resign(self, action: Result) -> None:
         """A Wins line before the game ended: a resignation."""
@@ -76,6 +101,8 @@ class Claims:
         if winner is None:
             game.stop("structure", "no-player", "whose win this is cannot be told", action)
         assert winner is not None
+        if self.offer is not None and self.offer[0] == winner:
+            game.stop("result", "result-winner", f"{game.name(winner)} resigned this game ({quoted(self.offer[2].text)}) and cannot win it", action)
         if cube.offer is not None and cube.offer[0] != "double":
             cube.accept()  # a beaver or raccoon stands until the game ends
         if cube.offer is not None:
@@ -93,11 +120,16 @@ class Claims:
         needed = game.needed(winner)
         if not levels and needed is not None and points >= needed:  # the match's last points
             levels = [level for level in (1, 2, 3) if level * cube.value >= needed][:1] if points == needed else []
+            marked = self.offer is not None or game.unplayed is not None  # "Resigns", "52: ????": a resignation, not a forfeit
+            if not levels and marked and action.match and points == game.length:
+                game.issue(Severity.INFO, "result", "match-credit", f"{game.name(winner)} is credited the match ({points} points) "
+                           f"for the resignation that ends it (it needed {needed})", action)  # fmt: skip
+                levels = [3]
             if not levels:
                 game.issue(Severity.WARNING, "result", "forfeit", f"a forfeit: {game.name(winner)} is given {points} points (the match needed {needed})", action)
                 levels = [3]
         if not levels:
-            game.stop("result", "resign-points", f"{points} points is no resignation with the cube at {cube.value} (1, 2 or 3 times the cube)", action)
+            game.stop("result", "resign-points", f"{count(points, 'point')} is no resignation with the cube at {cube.value} (1, 2 or 3 times the cube)", action)
         game.end(GameResult(winner, points, levels[0], "resign"))
 
     def fair(self, points: int, needed: int | None) -> set[int]:
@@ -115,7 +147,11 @@ class Claims:
             last = game.game.actions[-1] if game.game.actions else None
             game.issue(Severity.WARNING, "result", "no-result-line", f"no 'Wins' line; {game.name(result.winner)} wins {result.points}", last)
         needed = game.needed(result.winner)
+        told: set[tuple[int, int | None]] = set()  # eXtreme Gammon's "Losses 3 point   Wins 3 point": one wrong value, told once
         for claim in self.lines:
+            if claim.kind == "win" and claim.match and needed is not None and claim.player == result.winner and result.points < needed:
+                game.issue(Severity.WARNING, "result", "match-not-won",
+                           f"'and the match', but {game.name(result.winner)} reaches {game.length - needed + result.points} of {game.length}", claim)  # fmt: skip
             if claim.kind == "win" and claim.player != result.winner:
                 game.issue(Severity.ERROR, "result", "result-winner", f"{game.name(result.winner)} won this game, not {game.name(claim.player or 0)}", claim)
             elif claim.kind == "loss" and claim.player == result.winner:
@@ -127,7 +163,8 @@ class Claims:
             elif game.jacoby_unknown(result) and claim.points in (game.cube.value, result.kind * game.cube.value):
                 on = claim.points == game.cube.value
                 game.infer("jacoby", f"a {KINDS[result.kind]} with the cube unturned counted {claim.points}: the session is read as played {'with' if on else 'without'} the Jacoby rule", claim)
-            elif claim.points not in self.fair(result.points, needed):
+            elif claim.points not in self.fair(result.points, needed) and (claim.line, claim.points) not in told:
+                told.add((claim.line, claim.points))
                 self.wrong_points(result, claim)
 
     def wrong_points(self, result: GameResult, claim: Result) -> None:

@@ -1,0 +1,187 @@
+"""Analyses kept in an archive's database (made by ``bgrecord index``, or by ``bgrecord analyze
+-o archive.db``): the three tables of ``analyze`` as ``decisions``, ``analysis_players`` and
+``analysis_matches``, keyed by the match's content (``match_key``) and the plies. A match
+found again at the same plies, in any file, is not analysed again; ``find`` shows the error
+made at each occurrence of a position.
+
+What it does not do: keep two analyses of one match at the same plies (the newer replaces
+the older), or analyse (:mod:`bgrecord.analysis.files` does).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from bgrecord.analysis.tables import DECISION_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
+from bgrecord.archive import Database, updated
+
+STORED = {"decisions": DECISION_COLUMNS, "analysis_players": PLAYER_COLUMNS, "analysis_matches": MATCH_COLUMNS}
+FROM_TABLE = {"decisions": "decisions", "players": "analysis_players", "matches": "analysis_matches"}
+
+
+def known(target: str | Path, plies: int) -> frozenset[str]:
+    """The keys of the matches analysed at ``plies`` in the index at ``target`` (none when
+    it does not exist or holds no analysis)."""
+    if not Path(target).is_file() or not Path(target).stat().st_size:  # an empty file: a new database
+        return frozenset()
+    from bgrecord.storage import engine_failure, is_engine_error
+
+    try:
+        return _known(target, plies)
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(target, exc) from None
+        raise
+
+
+def _known(target: str | Path, plies: int) -> frozenset[str]:
+    database = Database(target, read_only=True)
+    try:
+        names = database.names()
+        if not database.is_index() or "decisions" not in names:
+            return frozenset()
+        rows = database.query("SELECT DISTINCT match_key FROM decisions WHERE plies = ? AND match_key IS NOT NULL", [plies])
+        if "analysis_matches" in names:  # a match whose games all have errors has no decision, and is analysed all the same
+            rows += database.query("SELECT DISTINCT match_key FROM analysis_matches WHERE plies = ? AND problem IS NULL "
+                                   "AND match_key IS NOT NULL", [plies])  # fmt: skip
+        return frozenset(str(key) for (key,) in rows)
+    finally:
+        database.close()
+
+
+class Store:
+    """Rows of the analysis tables going into an index, match by match: a match's earlier rows
+    at the same plies are replaced. Changes are kept only when the block ends well."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        # (table, match key, plies) written in this run -> the (file, match) they were written from
+        self.written: dict[tuple[str, str, int], tuple[str, int]] = {}
+        for table, columns in STORED.items():
+            database.create_table(table, columns)
+
+    def add(self, table: str, rows: list[dict[str, Any]]) -> None:
+        """Rows of ``table`` (``decisions``, ``players`` or ``matches``). A match's rows replace
+        those stored before; a copy of a match met again in the same run is kept once."""
+        name = FROM_TABLE[table]
+        kept = []
+        for row in rows:
+            if row.get("match_key") is None:
+                continue
+            key, origin = (name, row["match_key"], row["plies"]), (row["file"], row["match"])
+            if key not in self.written:
+                self.database.execute(f"DELETE FROM {name} WHERE match_key = ? AND plies = ?", list(key[1:]))
+                self.written[key] = origin
+            if self.written[key] == origin:
+                kept.append(row)
+        self.database.insert(name, kept, STORED[name])
+
+
+@contextlib.contextmanager
+def storing(target: str | Path, waiting: Callable[[], None] | None = None) -> Iterator[Store]:
+    """A :class:`Store` into the index at ``target`` (made when missing), renamed into place at
+    the end of the block, one writer at a time (:func:`bgrecord.archive.updated`)."""
+    with updated(target, waiting) as database:
+        yield Store(database)
+        database.execute("DROP INDEX IF EXISTS decisions_by_match")
+        database.execute("CREATE INDEX decisions_by_match ON decisions (match_key, game_in_match, step)")
+
+
+def table_kind(columns: Iterable[str]) -> str | None:
+    """Which of analyze's tables has these columns (all of them), or None."""
+    names = set(columns)
+    for kind, stored in FROM_TABLE.items():
+        if set(STORED[stored]) <= names:
+            return kind
+    return None
+
+
+def load(path: str | Path) -> tuple[str, Any]:
+    """A table written by ``bgrecord analyze`` (CSV, Parquet or JSON lines, by extension), and
+    which one it is. Raises ``ValueError`` for another table, ``OSError`` when unreadable."""
+    import pandas as pd
+
+    from bgrecord.export import table_format
+
+    fmt = table_format(path, None)
+    if fmt == "parquet":
+        from bgrecord.extras import require
+
+        require("pyarrow")
+        data = pd.read_parquet(path)
+    elif fmt == "json":
+        data = pd.read_json(path, lines=True, dtype=False)
+    elif fmt == "csv":
+        data = pd.read_csv(path, dtype=str, keep_default_na=True)
+    else:
+        raise ValueError(f"{path}: give a table written by bgrecord analyze (.csv, .parquet, .jsonl)")
+    kind = table_kind(data.columns)
+    if kind is None:
+        raise ValueError(f"{path}: not a table written by bgrecord analyze (its columns are not decisions', players' or matches')")
+    columns = STORED[FROM_TABLE[kind]]
+    data = _typed(data[list(columns)], columns)
+    if fmt == "csv":  # a spreadsheet-proof cell ('=x) is read back as written
+        for name, kind_ in columns.items():
+            if kind_ == "string":
+                data[name] = data[name].str.replace(r"^'(?=[=+\-@\t\r])", "", regex=True)
+    return kind, data
+
+
+def _typed(data: Any, columns: dict[str, str]) -> Any:
+    import pandas as pd
+
+    data = data.copy()
+    for name, kind in columns.items():
+        if kind in ("Int64", "Float64"):
+            data[name] = pd.to_numeric(data[name], errors="coerce").astype(kind)
+        elif kind == "boolean":
+            data[name] = data[name].map(lambda v: None if v is None or v != v else str(v).lower() in ("true", "1")).astype(kind)
+        else:
+            data[name] = data[name].astype(kind)
+    return data
+
+
+def rows_of(data: Any) -> list[dict[str, Any]]:
+    """A DataFrame's rows as plain values (None for missing)."""
+    return [{str(k): (None if v is None or v != v else v) for k, v in row.items()}
+            for row in data.astype(object).where(data.notna(), None).to_dict("records")]  # fmt: skip
+
+
+# --- find: the error made at an occurrence ---
+
+
+def errors_at(path: str | Path, found: list[dict[str, Any]]) -> None:
+    """Give each occurrence ``find`` found (rows of the positions table) its ``analysis``: the
+    decisions analysed at that step (the deepest plies stored), or an empty list. A database
+    whose tables are not as analyze writes them: :class:`~bgrecord.storage.DatabaseError`."""
+    from bgrecord.storage import engine_failure, is_engine_error
+
+    try:
+        _errors_at(path, found)
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
+
+
+def _errors_at(path: str | Path, found: list[dict[str, Any]]) -> None:
+    database = Database(path, read_only=True)
+    try:
+        if "decisions" not in database.names():
+            return
+        columns = ("kind", "play", "best", "error", "mark", "category", "luck", "plies")
+        for row in found:
+            first = database.query("SELECT MIN(game) FROM games WHERE file = ? AND match = ?", [row["file"], row["match"]])
+            start = first[0][0] if first and first[0][0] is not None else row["game"]
+            key = database.query("SELECT match_key FROM positions WHERE file = ? AND match = ? LIMIT 1", [row["file"], row["match"]])
+            if not key or key[0][0] is None:
+                row["analysis"] = []
+                continue
+            sql = (f"SELECT {', '.join(columns)} FROM decisions WHERE match_key = ? AND game_in_match = ? AND step = ? "
+                   "AND plies = (SELECT MAX(plies) FROM decisions WHERE match_key = ?) ORDER BY kind = 'checker'")  # fmt: skip
+            found_rows = database.rows(sql, columns, [key[0][0], row["game"] - start + 1, row["step"], key[0][0]])
+            row["analysis"] = list(found_rows)
+    finally:
+        database.close()

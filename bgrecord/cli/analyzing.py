@@ -1,0 +1,219 @@
+"""``bgrecord analyze``: every decision's error and every roll's luck, through GNU Backgammon."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+from typing import Any
+
+import click
+
+from bgrecord.cli.common import (
+    each_file,
+    fail,
+    gather,
+    jobs_option,
+    overwrite_option,
+    quiet_option,
+    rules_option,
+    scheduler_option,
+)
+from bgrecord.escapes import one_line
+from bgrecord.issues import count
+
+DATABASES = (".duckdb", ".sqlite", ".sqlite3")
+
+
+def plies_option(command: Any) -> Any:
+    return click.option("--plies", type=click.IntRange(0, 2), default=0, show_default=True,
+                        help="How deep GNU Backgammon looks, for checker play and cube decisions alike (luck: always "
+                             "0). 0 is fast (a 7-point match in about a third of a second); 2 is about 30 times slower "
+                             "and stronger.")(command)  # fmt: skip
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", "decisions_out", required=True, metavar="FILE",
+              help="Where to write the decisions table (- for standard output), or a database (.duckdb, .sqlite) to "
+                   "keep the three tables in, where a match already analysed at these plies is not analysed again.")  # fmt: skip
+@click.option("--players", "players_out", metavar="FILE", help="Where to write the players table (one row a player of a match); "
+              "needed unless -o is a database.")  # fmt: skip
+@click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
+@plies_option
+@click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
+              help="The longest GNU Backgammon may take over one match; a match that takes longer is not analysed "
+                   "(one error), and the run goes on.")  # fmt: skip
+@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
+              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
+                   "(the decisions table as a folder of Parquet files partitioned by source folder); by default from each "
+                   "output's extension (.csv, .parquet, .json, .jsonl; a name ending in / is a dataset), else csv.")  # fmt: skip
+@rules_option()
+@jobs_option
+@scheduler_option
+@overwrite_option
+@quiet_option
+def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None, matches_out: str | None, plies: int,
+            timeout: float, table_format: str | None, rules: str | None, jobs: int, scheduler: str | None, overwrite: bool,
+            quiet: bool) -> None:  # fmt: skip
+    """Every decision's error and every roll's luck, through GNU Backgammon: tables.
+
+    Each match is read and replayed by bgrecord, and its games without errors are analysed by
+    GNU Backgammon (gnubg, run as a program: it must be installed), as gnubg itself would:
+    the players' totals are gnubg's own statistics. A game with errors is left out (said once);
+    a match gnubg cannot analyse (it crashes, or takes longer than --timeout) is one error, and
+    the next match is analysed. Tables: decisions (one row a checker play, close or actual cube
+    decision), players (one row a player of a match: errors, error rate, PR, luck, rating),
+    matches. Columns and definitions: docs/analysis.md. Each table is written to a temporary
+    file and renamed into place when complete.
+    """
+    from bgrecord.analysis.engine import EngineMissing
+    from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
+    from bgrecord.analysis.gnubg import find_gnubg
+    from bgrecord.analysis.tables import TABLES
+    from bgrecord.export import DatasetWriter, TableWriter, needs
+    from bgrecord.export import table_format as format_of
+    from bgrecord.outputs import OutputError, check_target
+
+    database = decisions_out.lower().endswith(DATABASES)
+    if not database and not players_out:
+        raise click.UsageError("give --players FILE for the players table (or -o a database, which holds every table)")
+    outputs = [(path, kind) for path, kind in ((decisions_out, "decisions"), (players_out, "players"), (matches_out, "matches")) if path]
+    inputs = gather(paths)
+    try:
+        find_gnubg()
+        for path, kind in outputs:
+            if kind == "decisions" and database:
+                _check_database(path, inputs.files)
+                continue
+            fmt = format_of(path, table_format)
+            if fmt == "dataset" and kind != "decisions":
+                raise click.BadParameter("a dataset is for the decisions table (-o); the other tables are small", param_hint="--format")
+            check_target(path, inputs.files, overwrite, folder=fmt == "dataset")
+            needs(fmt)
+    except (OutputError, ImportError, ValueError) as exc:
+        fail(str(exc))
+    except EngineMissing as exc:
+        fail(str(exc))
+    inputs.report()
+    known: frozenset[str] = frozenset()
+    if database:
+        from bgrecord.analysis.store import known as stored
+
+        try:
+            known = stored(decisions_out, plies)
+        except ValueError as exc:
+            fail(str(exc))
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    workers = jobs or max(1, min(cores, len(inputs.files)))  # gnubg's work outweighs a worker's start from two files
+    report = _Report()
+    try:
+        with contextlib.ExitStack() as stack:
+            writers: list[tuple[str, Any]] = []
+            if database:
+                from bgrecord.analysis.store import storing
+
+                store = stack.enter_context(storing(decisions_out, functools.partial(_waiting, decisions_out)))
+                writers += [(kind, _StoreWriter(store, kind)) for kind in TABLES]
+            for path, kind in outputs:
+                fmt = format_of(path, table_format)
+                if kind == "decisions" and database:
+                    continue
+                if fmt == "dataset":
+                    from bgrecord.cli.tables import _common_folder
+
+                    writers.append((kind, stack.enter_context(DatasetWriter(path.rstrip("/\\"), TABLES[kind], _common_folder(inputs.files)))))
+                else:
+                    writers.append((kind, stack.enter_context(TableWriter(path, fmt, TABLES[kind]))))
+            batches = _Batches(writers)
+            arguments = (plies, rules, "gnubg", timeout, known)
+            for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2),
+                                   batch=1, failed=failed_analysis):  # fmt: skip
+                report.add(found)
+                batches.add(found)
+            batches.flush()
+    except (ImportError, OSError, ValueError) as exc:
+        fail(str(exc))
+    finally:
+        close_engines()  # this process's gnubg (the command ends without the interpreter's exit handlers)
+    if not quiet:
+        click.echo(report.summary(len(inputs.files), one_line(decisions_out)), err=True)
+    inputs.exit(report.failed, report.skipped > 0)
+
+
+def _waiting(target: str) -> None:
+    click.echo(f"bgrecord: {one_line(target)}: another bgrecord run is writing it: waiting for it to finish", err=True)
+
+
+def _check_database(path: str, inputs: list[str]) -> None:
+    from bgrecord.archive import engine_of
+    from bgrecord.extras import require
+    from bgrecord.outputs import check_target
+
+    if engine_of(path) == "duckdb":
+        require("duckdb")
+    check_target(path, inputs, overwrite=True)
+
+
+class _StoreWriter:
+    """A table's rows into an index (:class:`bgrecord.analysis.store.Store`)."""
+
+    def __init__(self, store: Any, kind: str) -> None:
+        self.store, self.kind = store, kind
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        self.store.add(self.kind, rows)
+
+
+class _Batches:
+    """Rows gathered file by file and written a few thousand at a time (each write has a cost
+    of its own); memory stays bounded."""
+
+    def __init__(self, writers: list[tuple[str, Any]]) -> None:
+        self.writers = writers
+        self.rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind, _ in writers}
+
+    def add(self, found: Any) -> None:
+        for kind in self.rows:
+            self.rows[kind].extend(getattr(found, kind))
+        if len(self.rows.get("decisions", ())) >= 5000:
+            self.flush()
+
+    def flush(self) -> None:
+        for kind, writer in self.writers:
+            writer.write(self.rows[kind])
+        for rows in self.rows.values():
+            rows.clear()
+
+
+class _Report:
+    """What the run did, told as it goes (on standard error) and summed up at the end."""
+
+    def __init__(self) -> None:
+        self.matches = self.failures = self.skipped = self.cached = self.decisions = 0
+        self.failed = False
+
+    def add(self, found: Any) -> None:
+        if found.problem:
+            self.failed = True
+            click.echo(f"bgrecord: {one_line(found.path)}: {one_line(found.problem)}", err=True)
+        for note in found.notes:
+            click.echo(f"bgrecord: {one_line(found.path)}: {one_line(note)}", err=True)
+        for failure in found.failures:
+            self.failed = True
+            click.echo(f"bgrecord: {one_line(found.path)}: {one_line(failure)}", err=True)
+        self.failures += len(found.failures)
+        self.skipped += found.skipped_games
+        self.cached += found.cached
+        self.matches += sum(1 for row in found.matches if row["games_analysed"])
+        self.decisions += len(found.decisions)
+
+    def summary(self, files: int, target: str) -> str:
+        parts = [f"{count(files, 'file')}, {count(self.matches, 'match', 'matches')} analysed"]
+        if self.cached:
+            parts.append(f"{count(self.cached, 'match', 'matches')} analysed before")
+        if self.failures:
+            parts.append(f"{count(self.failures, 'match', 'matches')} not analysed")
+        if self.skipped:
+            parts.append(f"{count(self.skipped, 'game')} with errors left out")
+        return f"{', '.join(parts)}: {count(self.decisions, 'decision')} -> {target}"

@@ -1,0 +1,39 @@
+"""What importing costs: ``import bgrecord`` and ``bgrecord --help`` load no more than they use
+(every ``-j`` worker and Dask task starts the same way; benchmarks/startup.py times it)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("lark", "pandas", "numpy", "rich", "bgrecord.position", "bgrecord.reader", "bgrecord.replay")
+
+
+def loaded_after(code: str) -> set[str]:
+    script = f"import sys\n{code}\nimport json; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_import_bgrecord_loads_its_names_when_first_used() -> None:
+    modules = loaded_after("import bgrecord")
+    assert not modules & set(HEAVY)
+    modules = loaded_after("from bgrecord import Position; Position.start()")
+    assert "bgrecord.position" in modules and "lark" not in modules
+
+
+def test_help_loads_no_library_module_it_does_not_need() -> None:
+    modules = loaded_after(
+        "from bgrecord.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass"
+    )
+    assert not modules & set(HEAVY)
+
+
+def test_every_public_name_resolves() -> None:
+    import bgrecord
+
+    for name in bgrecord.__all__:
+        assert getattr(bgrecord, name) is not None
+    assert "Position" in dir(bgrecord)
