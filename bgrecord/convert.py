@@ -129,6 +129,8 @@ def write_converted(source: Input | str | Path, target: str, out: IO[Any], rules
 
             first = next(games, None)
             if first is not None:
+                if target == "ogxm" and found.members:  # refused now: encoding the other matches first was most of the work
+                    raise ConversionRefused("the file holds more than one match: write it as an .ogxms stream")
                 try:
                     found.members.append(write_ogxm(match, _chained(first, games)))
                 except OgxmWriteError as exc:
@@ -138,8 +140,8 @@ def write_converted(source: Input | str | Path, target: str, out: IO[Any], rules
     elif documents > 1:
         out.write("]\n")
     if target == "ogxm":
-        if len(found.members) != 1:
-            raise ConversionRefused(f"the file holds {len(found.members)} matches: write it as an .ogxms stream")
+        if not found.members:
+            raise ConversionRefused("the file holds no match to write")
         out.write(found.members.pop())
     return found
 

@@ -62,14 +62,17 @@ def main() -> int:
                 figures["runs"] = int(figures["runs"]) + 1  # type: ignore[call-overload]
                 what = f"case {number}: {kind} (size {size}) through {outcome.command}"
                 if outcome.seconds > slowest[0]:
-                    slowest = (outcome.seconds, what)
+                    ratio = outcome.seconds / reference(runner, outcome.command, folder)
+                    slowest = (outcome.seconds, f"{what} ({ratio:.1f} times a clean file's time then)")
                 if outcome.peak > largest[0]:
                     largest = (outcome.peak, what)
+                if any(problem.startswith("slow") for problem in outcome.problems):  # slow alone, or while the machine is busy?
+                    outcome.problems.append(f"{outcome.seconds / reference(runner, outcome.command, folder):.1f} times a clean file's time")
                 if outcome.problems:
                     for problem, key in (("traceback", "tracebacks"), ("internal error", "internal errors")):
                         if problem in outcome.problems:
                             figures[key] = int(figures[key]) + 1  # type: ignore[call-overload]
-                    if set(outcome.problems) - {"traceback", "internal error"}:
+                    if {p for p in outcome.problems if "times a clean file" not in p} - {"traceback", "internal error"}:
                         figures["other problems"] = int(figures["other problems"]) + 1  # type: ignore[call-overload]
                     problems.append({"case": number, "kind": kind, "size": size, "command": outcome.command, "args": outcome.args,
                                      "problems": outcome.problems, "stderr": outcome.stderr[-600:].decode("utf-8", "replace")})  # fmt: skip
@@ -110,13 +113,28 @@ def again(folder: Path, seconds: float, memory: int) -> int:
                     if outcome.command != what["command"]:
                         continue
                     bad += bool(outcome.problems)
+                    ratio = outcome.seconds / reference(runner, outcome.command, work)
                     print(f"case {what['case']}: {what['kind']} through {what['command']}: first {what['problems']}; "
-                          f"alone {outcome.seconds:.1f} s, {outcome.peak >> 20} MB, {outcome.problems or 'no problem'}", flush=True)  # fmt: skip
+                          f"alone {outcome.seconds:.1f} s ({ratio:.1f} times a clean file's time), {outcome.peak >> 20} MB, "
+                          f"{outcome.problems or 'no problem'}", flush=True)  # fmt: skip
             finally:
                 shutil.rmtree(work, ignore_errors=True)
     finally:
         runner.close()
     return 1 if bad else 0
+
+
+CLEAN = hostile.Case("clean", "clean.mat", (hostile.SAMPLES / "bbgt-two-matches.mat").read_bytes())
+
+
+def reference(runner: hostile.Runner, command: str, folder: Path) -> float:
+    """The seconds ``command`` takes on a small clean file now: what a case's time is compared
+    with (on a machine busy with other work, absolute times say little)."""
+    clean = folder.with_name(folder.name + "-clean")
+    try:
+        return max(0.01, sum(o.seconds for o in hostile.run_case(runner, CLEAN, command, clean) if o.command == command))
+    finally:
+        shutil.rmtree(clean, ignore_errors=True)
 
 
 if __name__ == "__main__":

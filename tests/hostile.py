@@ -222,10 +222,14 @@ def many_games(rng: random.Random, size: float) -> Case:
     return Case("many-games", "g.mat", gzip.compress(f" 0 point match\n{games}".encode(), 1), note=f"{count} games")
 
 
+def mat_matches(count: int) -> bytes:
+    """A .mat file of ``count`` one-game matches (each a game without an end)."""
+    return "".join(f" 1 point match\n\n Game 1\n A : 0                      B{n} : 0\n  1) 31: 8/5 6/5\n\n" for n in range(count)).encode()
+
+
 def many_matches(rng: random.Random, size: float) -> Case:
     """Class 4: a file of many short matches (the limit itself is tested with a lower one)."""
-    count = _count(2_000, size)
-    text = "".join(f" 1 point match\n\n Game 1\n A : 0                      B{n} : 0\n  1) 31: 8/5 6/5\n\n" for n in range(count))
+    text = mat_matches(_count(2_000, size)).decode()
     return Case("many-matches", rng.choice(["mm.mat", "mm.mat.gz"]), text.encode() if rng.random() < 0.5 else gzip.compress(text.encode(), 1))
 
 

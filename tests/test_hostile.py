@@ -669,6 +669,20 @@ def test_a_message_quotes_a_value_it_never_copies_it(tmp_path: Path) -> None:
     assert done.exit_code == 1 and max(len(line) for line in done.output.splitlines()) < 1_200
 
 
+def test_a_file_of_many_matches_is_refused_as_one_ogxm_match_before_the_work(tmp_path: Path) -> None:
+    path = tmp_path / "mm.mat"
+    path.write_bytes(hostile.mat_matches(2000))
+    started = time.process_time()
+    refused = invoke("convert", str(path), "-o", str(tmp_path / "c.ogxm"), "--force")
+    refusing = time.process_time() - started
+    started = time.process_time()
+    written = invoke("convert", str(path), "-o", str(tmp_path / "c.mat"), "--force")
+    converting = time.process_time() - started
+    assert refused.exit_code == 2 and "more than one match: write it as an .ogxms stream" in refused.output
+    assert written.exit_code == 0 and not (tmp_path / "c.ogxm").exists()
+    assert refusing < converting / 5  # it stops at the second match (it used to encode all 2,000 first)
+
+
 def test_convert_force_writes_nothing_for_an_unreadable_input(tmp_path: Path) -> None:
     path = tmp_path / "junk.mat"
     path.write_bytes(b"%PDF-1.4 not a match")
