@@ -309,8 +309,16 @@ class _Bounded(io.BufferedIOBase):
         self._raw, self._name = raw, name
 
     def read(self, size: int | None = -1) -> bytes:
+        if size is not None and size >= 0:
+            return self._read(size)
+        parts = []  # to the end, a block at a time (one read of the limit would hold that much memory at once)
+        while part := self._read(1 << 16):
+            parts.append(part)
+        return b"".join(parts)
+
+    def _read(self, size: int) -> bytes:
         left = MAX_INPUT + 1 - self._raw.tell()
-        data = self._raw.read(left if size is None or size < 0 else min(size, left))
+        data = self._raw.read(min(size, left)) if left > 0 else b""
         if left <= 0 or self._raw.tell() > MAX_INPUT:
             raise InputTooLarge(27, f"more than {MAX_INPUT >> 20} MB (it grew as it was read)", self._name)
         return data
