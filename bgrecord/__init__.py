@@ -16,7 +16,7 @@ _HOMES = {
     "bgrecord.issues": ("Issue", "Severity"),
     "bgrecord.position": ("BAR", "OFF", "Dice", "Illegal", "IllegalPlayError", "LegalPlay", "Move", "Outcome",
                           "Play", "PlayError", "Position", "Variant"),
-    "bgrecord.reader": ("iter_games", "iter_matches", "read_match"),
+    "bgrecord.reader": ("iter_games", "iter_matches", "read_match", "read_match_text"),
     "bgrecord.records": ("Action", "Comment", "CubeAction", "GameRecord", "MatchRecord", "MoveToken", "Result",
                          "Roll", "SetPosition", "Tag", "Unreadable"),
 }
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
         Position,
         Variant,
     )
-    from bgrecord.reader import iter_games, iter_matches, read_match
+    from bgrecord.reader import iter_games, iter_matches, read_match, read_match_text
     from bgrecord.records import (
         Action,
         Comment,

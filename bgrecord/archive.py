@@ -29,6 +29,7 @@ import pandas as pd
 from bgrecord.escapes import encodable
 from bgrecord.extras import require
 from bgrecord.ids import MatchState, identify
+from bgrecord.matchkeys import Duplicates, content_key
 from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
@@ -36,17 +37,17 @@ from bgrecord.source import Input
 from bgrecord.outputs import OutputError, held_signals
 from bgrecord.spool import Spool
 from bgrecord.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
-from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, Duplicates, FileRows, Tables, content_key, file_rows
+from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, FileRows, Tables, file_rows
 from bgrecord.validate import internal_issue
 from bgrecord.writing_rows import POSITIONS_IN_MEMORY, RowsWriter
-from bgrecord.writers import ids_json, play_text, step_ogids, step_state
+from bgrecord.writers import ids_json, mat_rows, play_text, step_ogids, step_state
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: positions.unit, and match keys that leave notation out (an index of 1 is made again)
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 
 POSITION_COLUMNS: dict[str, str] = {
     "file": "string", "match_key": "string", "match": "Int64", "game": "Int64", "move": "Int64", "line": "Int64",
-    "step": "Int64", "action": "string", "player": "Int64", "player0": "string", "player1": "string", "dice": "string",
+    "unit": "string", "step": "Int64", "action": "string", "player": "Int64", "player0": "string", "player1": "string", "dice": "string",
     "play": "string", "position_id": "string", "match_id": "string", "xgid": "string", "ogid": "string",
     "pips0": "Int64", "pips1": "Int64", "cube": "Int64", "cube_owner": "Int64", "score0": "Int64", "score1": "Int64",
     "match_length": "Int64",
@@ -82,15 +83,15 @@ def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool
     ``file`` and ``match_key`` are for the caller to fill)."""
     rows = []
     names = out.game.names
-    for index, (step, ogid) in enumerate(zip(out.steps, step_ogids(out, match.length or 0)), 1):
+    for index, (step, ogid, row) in enumerate(zip(out.steps, step_ogids(out, match.length or 0), mat_rows(out.steps)), 1):
         position, state = step_state(step, out, match, jacoby)
         if position is None:
             continue
         dice = step.dice if step.dice and state.dice != (0, 0) else None
         pips = position.pips()
         rows.append({
-            "file": None, "match_key": None, "match": number, "game": out.game.index, "move": step.action.number,
-            "line": step.action.line, "step": index, "action": step.kind, "player": position.turn, "player0": names[0], "player1": names[1],
+            "file": None, "match_key": None, "match": number, "game": out.game.index, "move": row,
+            "line": step.action.line, "unit": match.unit, "step": index, "action": step.kind, "player": position.turn, "player0": names[0], "player1": names[1],
             "dice": f"{max(dice)}{min(dice)}" if dice else None, "play": play_text(step.play) if step.play is not None else None,
             **ids_json(position, state, ogid), "pips0": pips[0], "pips1": pips[1], "cube": step.cube,
             "cube_owner": step.cube_owner, "score0": step.score[0], "score1": step.score[1], "match_length": match.length,
@@ -109,7 +110,8 @@ def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
     found = file_rows(path, rules, each)
     if found.problem or found.oversized:  # what was replayed before a failure is not kept: neither are its positions
         positions = Spool()
-    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, found.oversized, positions)
+    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, oversized=found.oversized, empty=found.empty,
+                     positions=positions)  # fmt: skip
 
 
 def failed_rows(file: Any, exc: BaseException) -> IndexRows:
@@ -130,6 +132,7 @@ class Database:
         engine cannot open it."""
         self.path = Path(path)
         self.engine = engine_of(path)
+        self.remade = False  # an index of another schema version, dropped to be made again
         engine = require("duckdb") if self.engine == "duckdb" else None
         try:
             if engine is not None:
@@ -152,11 +155,21 @@ class Database:
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         self.connection.execute(sql, list(parameters))
 
-    def is_index(self) -> bool:
+    def schema(self) -> str | None:
+        """The schema version of a bgrecord index; None for a database that is not one."""
         try:
-            return self.query("SELECT value FROM bgrecord WHERE key = 'schema'") == [(SCHEMA_VERSION,)]
+            found = self.query("SELECT value FROM bgrecord WHERE key = 'schema'")
         except Exception:  # noqa: BLE001 - no such table (each engine has its own error): not ours
-            return False
+            return None
+        return str(found[0][0]) if found else None
+
+    def is_index(self) -> bool:
+        return self.schema() == SCHEMA_VERSION
+
+    def drop(self) -> None:
+        """The tables of an index of another schema version: dropped, to be made again."""
+        for table in [*TABLES, "bgrecord"]:
+            self.execute(f"DROP TABLE IF EXISTS {table}")
 
     def is_empty(self) -> bool:
         try:
@@ -220,6 +233,9 @@ class IndexReport:
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     problems: list[tuple[str, str, bool]] = field(default_factory=list)  # (file, why, bgrecord's own failure)
+    empty: list[tuple[str, str]] = field(default_factory=list)  # (file, why): read, but no games
+    retried: list[str] = field(default_factory=list)  # files that gave no games before, read again
+    remade: bool = False  # the index was of another schema version: made again from every file
     games: int = 0
     positions: int = 0
 
@@ -230,6 +246,7 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
     the files that are new or changed (by content), in order, written through :func:`updated`."""
     report = IndexReport()
     with updated(target, waiting) as database:
+        report.remade = database.remade
         known = dict(database.query("SELECT file, file_key FROM files"))
         todo = []
         for name in files:
@@ -237,9 +254,10 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             if known.get(stored) == key:
                 report.unchanged.append(name)
                 continue
-            (report.replaced if stored in known else report.added).append(name)
+            before = known.get(stored, "")
+            (report.added if stored not in known else report.retried if before is None else report.replaced).append(name)
             todo.append(name)
-        for name in report.replaced:
+        for name in report.replaced + report.retried:
             for table in ("games", "positions", "files"):
                 database.execute(f"DELETE FROM {table} WHERE file = ?", [encodable(name)])
         writer = RowsWriter(database, report)
@@ -306,8 +324,12 @@ def _copied(target: Path) -> Iterator[Database]:
             shutil.copyfile(target, temporary)
         database = Database(temporary, name=target)
         try:
-            if target.exists() and not database.is_index() and not database.is_empty():
+            schema = database.schema() if target.exists() else SCHEMA_VERSION
+            if schema is None and not database.is_empty():
                 raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
+            if schema not in (None, SCHEMA_VERSION):  # made by another version of bgrecord: made again, every file read
+                database.drop()
+                database.remade = True
             database.create()
             yield database
         finally:
@@ -360,7 +382,7 @@ def _summaries(database: Database, dedupe: bool) -> None:
             tables.add_row(row)
     database.replace_table("players", tables.players())
     database.replace_table("matches", tables.matches())
-    database.replace_table("dice", tables.dice())
+    database.replace_table("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
 
 
 # --- finding a position ---
@@ -403,18 +425,20 @@ class Wanted:
         return " AND ".join(clauses), values
 
 
-FOUND_COLUMNS = ("file", "line", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
+FOUND_COLUMNS = ("file", "line", "unit", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
                  "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length", "step")  # fmt: skip
 
 
 def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dict[str, Any]]:
-    """Every occurrence of the position in the index at ``path``: where (file, line, match,
-    game, move) and what was done from it (action, play), in file order."""
-    if not Path(path).is_file():
-        raise ValueError(f"{path}: no such index")
-    database = Database(path, read_only=True)
+    """Every occurrence of the position in the index at ``path``: where (file, line and what
+    it counts, match, game, move) and what was done from it (action, play), in file order."""
+    database = _opened(path)
     try:
-        return _found(database, path, wanted, limit)
+        condition, values = wanted.where()
+        columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
+        bound = f" LIMIT {int(limit)}" if limit else ""
+        sql = f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}"
+        return list(database.rows(sql, FOUND_COLUMNS, values))
     except Exception as exc:
         if is_engine_error(exc):
             raise engine_failure(path, exc) from None
@@ -423,11 +447,30 @@ def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dic
         database.close()
 
 
-def _found(database: Database, path: str | Path, wanted: Wanted, limit: int | None) -> list[dict[str, Any]]:
-    if not database.is_index():
-        raise ValueError(f"{path}: not a bgrecord index")
-    condition, values = wanted.where()
-    columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
-    bound = f" LIMIT {int(limit)}" if limit else ""
-    sql = f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}"
-    return list(database.rows(sql, FOUND_COLUMNS, values))
+def occurrences(path: str | Path, wanted: Wanted) -> int:
+    """How many times the position occurs in the index at ``path``."""
+    database = _opened(path)
+    try:
+        condition, values = wanted.where()
+        return int(database.query(f"SELECT count(*) FROM positions WHERE {condition}", values)[0][0])
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
+    finally:
+        database.close()
+
+
+def _opened(path: str | Path) -> Database:
+    """The index at ``path``, read only; ``ValueError`` saying why it cannot be searched,
+    :class:`~bgrecord.storage.DatabaseError` for a file the engine cannot open."""
+    if not Path(path).is_file():
+        raise ValueError(f"{path}: no such index")
+    database = Database(path, read_only=True)
+    schema = database.schema()
+    if schema != SCHEMA_VERSION:
+        database.close()
+        if schema is None:
+            raise ValueError(f"{path}: not a bgrecord index")
+        raise ValueError(f"{path}: an index of another version of bgrecord (schema {schema}): run bgrecord index on it again")
+    return database

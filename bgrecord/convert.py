@@ -23,12 +23,13 @@ from typing import IO, Any, Iterator
 from bgrecord.issues import Issue, Severity
 from bgrecord.limits import MAX_ISSUES
 from bgrecord.outputs import OutputError, atomic_output, check_target
+from bgrecord.position import Variant
 from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
 from bgrecord.validate import guarded, replayed
-from bgrecord.writers import json_pieces, mat_lines, sgf_trees
+from bgrecord.writers import CannotWrite, json_pieces, mat_lines, sgf_trees
 
 TARGETS = {"mat": ".mat", "sgf": ".sgf", "json": ".json", "ogxm": ".ogxm", "ogxms": ".ogxms"}
 
@@ -106,9 +107,12 @@ def write_converted(source: Input | str | Path, target: str, out: IO[Any], rules
             if number:
                 out.write("\n")
             if target == "mat":
-                _joined(out, mat_lines(match, games))
+                try:
+                    _joined(out, mat_lines(match, games))
+                except CannotWrite as exc:
+                    raise ConversionRefused(str(exc)) from None
             else:
-                for tree in sgf_trees(match, games, ruleset.crawford, ruleset.jacoby):
+                for tree in sgf_trees(match, games, ruleset.crawford, ruleset.jacoby, ruleset.variant is Variant.NACKGAMMON):
                     out.write(tree + "\n")
         elif target == "json":
             documents += 1
@@ -125,7 +129,7 @@ def write_converted(source: Input | str | Path, target: str, out: IO[Any], rules
             for piece in json_pieces(match, games, ruleset.jacoby):
                 into.write(piece)
         else:
-            from bgrecord.formats.ogxm import OgxmWriteError, write_ogxm
+            from bgrecord.formats.ogxm_writer import OgxmWriteError, write_ogxm
 
             first = next(games, None)
             if first is not None:

@@ -3,12 +3,14 @@ there by the wheel), else in the source checkout's ``grammars/`` folder."""
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 
 def grammar_text(name: str) -> str:
-    packaged = resources.files("bgrecord").joinpath("grammars", name)
-    if packaged.is_file():
-        return packaged.read_text(encoding="utf-8")
-    return (Path(__file__).resolve().parent.parent / "grammars" / name).read_text(encoding="utf-8")
+    here = Path(__file__).resolve().parent
+    for folder in (here / "grammars", here.parent / "grammars"):  # the installed package, the source checkout
+        if (folder / name).is_file():
+            return (folder / name).read_text(encoding="utf-8")
+    from importlib import resources  # a package that is not files on disk (a zip archive)
+
+    return resources.files("bgrecord").joinpath("grammars", name).read_text(encoding="utf-8")

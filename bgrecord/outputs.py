@@ -14,11 +14,9 @@ import errno
 import io
 import os
 import select
-import shutil
 import signal
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
@@ -132,6 +130,9 @@ def atomic_output(target: str | Path, binary: bool = False, encoding: str = "utf
     if str(target) == STDOUT:
         stream: IO[Any] = sys.stdout.buffer if binary else sys.stdout
         if hold:
+            import shutil
+            import tempfile
+
             with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+b" if binary else "w+", encoding=None if binary else encoding,
                                                errors=None if binary else "surrogatepass") as held:  # fmt: skip
                 yield held
@@ -160,6 +161,8 @@ def atomic_output(target: str | Path, binary: bool = False, encoding: str = "utf
             raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
         return
     folder = path.parent if str(path.parent) else Path(".")
+    import tempfile  # imported where a file is written (start-up imports only what every command uses)
+
     with held_signals():  # a signal between making the file and the block that removes it would leave it
         try:
             handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
@@ -238,6 +241,9 @@ def atomic_folder(target: str | Path) -> Iterator[Path]:
     """A temporary folder beside ``target`` to write a folder of files in, put in the place of
     ``target`` (and of what was there) when the block ends without an exception, removed when
     it does not."""
+    import shutil
+    import tempfile
+
     path = Path(target)
     parent = path.parent if str(path.parent) else Path(".")
     with held_signals():

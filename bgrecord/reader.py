@@ -1,9 +1,13 @@
-"""Read match files: ``read_match``, ``iter_matches`` and ``iter_games``.
+"""Read match files: ``read_match``, ``iter_matches`` and ``iter_games``; a record's text:
+``read_match_text``.
 
-Accepts a path, ``"-"`` for standard input, text or bytes, in any format bgrecord reads
-(recognised by content: :mod:`bgrecord.formats`). Never raises on content: what cannot be
-read becomes an :class:`Issue` and, inside a game, an ``Unreadable`` action at its place.
-Raises ``OSError`` only when a path cannot be read.
+Each takes a path (a ``str`` or ``PathLike``: ``read_match("typo.mat")`` raises
+``FileNotFoundError``), ``"-"`` for standard input, or bytes (a file's content), in any
+format bgrecord reads (recognised by content: :mod:`bgrecord.formats`). Text is read with
+``read_match_text`` (or ``Input.text``); a ``str`` holding a line break, which no file name
+does, is taken as text too. Never raises on content: what cannot be read becomes an
+:class:`Issue` and, inside a game, an ``Unreadable`` action at its place. Raises ``OSError``
+only when a path cannot be read.
 """
 
 from __future__ import annotations
@@ -77,6 +81,12 @@ def read_match(source: Source | Input, path: str | None = None) -> MatchRecord:
             .at(path=first.path)
         )
     return first
+
+
+def read_match_text(text: str, name: str | None = None) -> MatchRecord:
+    """The first match of a record's text, as :func:`read_match` reads a file's (``name``:
+    the path its issues give, None for ``<text>``)."""
+    return read_match(Input.text(text, name))
 
 
 MATCH_SUFFIXES = formats.SUFFIXES

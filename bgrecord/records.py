@@ -71,7 +71,9 @@ class SetPosition(Action):
     """A board set up inside a game: Snowie's ``Illegal play (...)`` (``kind`` "snowie",
     with the dice), eXtreme Gammon's ``; Set Pos=`` line ("xg"), SGF set-up ("sgf"), or the
     board of a position file ("xg" too: XGID's position text). ``on_roll``: the player to act
-    next, where the source says (a position file)."""
+    next, where the source says (a position file, SGF's ``PL``); then ``dice`` are the dice
+    that player has to play. Without it, ``dice`` are those of the play the set-up stands for
+    (Snowie's illegal play)."""
 
     kind: str
     setup: str
@@ -145,7 +147,7 @@ class GameRecord:
 @dataclass(slots=True)
 class MatchRecord:
     path: str | None
-    format: str  # "mat", "gam", "sgf", "xg", "xgp", "bgf", "ogxm", "fibs", "snowie"; "unknown" when refused
+    format: str  # "mat", "gam", "sgf", "xg", "xgp", "bgf", "ogxm", "fibs", "snowie", "json"; "unknown" when refused
     encoding: str  # of a text: "utf-8", "utf-8-sig", "utf-16-le"..., "cp1252" or "latin-1"; "" for binary
     length: int | None = None  # 0 for money play; None where the file does not say (.gam)
     tags: list[Tag] = field(default_factory=list)
@@ -153,7 +155,7 @@ class MatchRecord:
     games: list[GameRecord] = field(default_factory=list)
     raw: str = ""  # the text before the first game, as written
     issues: list[Issue] = field(default_factory=list)  # of the header and the match as a whole
-    unit: str = "line"  # what an action's ``line`` counts: "line", or in a binary file "record", "ply", "move"
+    unit: str = "line"  # what an action's ``line`` counts: "line", or "record", "ply", "move", "step"
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """A tag's value, the key compared without case."""

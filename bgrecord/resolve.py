@@ -13,7 +13,8 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Iterator, NamedTuple, Sequence
 
-from bgrecord.position import OFF, Dice, Illegal, LegalPlay, Move, Play, PlayError, Position
+from bgrecord.movegen import _MOVES
+from bgrecord.position import BAR, OFF, Dice, Illegal, LegalPlay, Move, Play, PlayError, Position
 from bgrecord.records import MoveToken
 
 
@@ -97,11 +98,18 @@ def _written(moves: tuple[MoveToken, ...]) -> _Written:
     entry = _WRITTEN.get(id(moves))
     if entry is not None and entry[0] is moves:
         return entry[1]
-    play = Play(tuple(Move(source, target) for token in moves for source, target in token.pairs()))
-    marks = frozenset(point for token in moves for point, hit in zip(token.points, token.hits) if hit)
+    steps: list[Move] = []
+    marks: list[int] = []
+    for token in moves:  # as ``token.pairs()`` and its hit marks, without a generator per token
+        points = token.points
+        chain = [_MOVES[source][target] if 0 <= source <= BAR and 0 <= target <= BAR else Move(source, target)
+                 for source, target in zip(points, points[1:])]  # fmt: skip
+        steps += chain if token.repeat == 1 else chain * token.repeat
+        if True in token.hits:
+            marks += [point for point, hit in zip(points, token.hits) if hit]
     if len(_WRITTEN) >= 65536:
         _WRITTEN.clear()
-    written = _WRITTEN[id(moves)] = (moves, _Written(play, marks))
+    written = _WRITTEN[id(moves)] = (moves, _Written(Play(tuple(steps)), frozenset(marks)))
     return written[1]
 
 

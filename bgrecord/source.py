@@ -18,7 +18,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
@@ -82,9 +81,10 @@ class Input:
 
     @classmethod
     def of(cls, source: Source | Input, path: str | None = None) -> Input:
-        """An Input from a path (``PathLike``, or a ``str`` that holds no line break and names
-        an existing path), bytes, text, or ``"-"`` for standard input. Raises ``OSError`` for a
-        path that cannot be read."""
+        """An Input from a path (``PathLike``, or a ``str``), bytes (a file's content), or
+        ``"-"`` for standard input. A ``str`` holding a line break is no file's name: it is
+        taken as a record's text (as :meth:`text` takes it). Raises ``OSError`` for a path that
+        cannot be read (``FileNotFoundError`` when there is none)."""
         if isinstance(source, Input):
             return source
         if isinstance(source, bytes):
@@ -92,8 +92,8 @@ class Input:
         if isinstance(source, str):
             if source == STDIN:
                 return cls.stdin(path)
-            if "\n" in source or "\r" in source or not _is_path(source):
-                return cls(path, text=source)
+            if "\n" in source or "\r" in source:
+                return cls.text(source, path)
         file = Path(source)
         if file.is_dir():
             raise IsADirectoryError(21, "is a folder", str(file))
@@ -104,6 +104,11 @@ class Input:
         with file.open("rb"):  # fail now, with the OS's reason, if it cannot be opened
             pass
         return cls(path or str(source), path=file)
+
+    @classmethod
+    def text(cls, text: str, name: str | None = None) -> Input:
+        """A record's text, read as if it were a file's (``name``: its name in the issues)."""
+        return cls(name, text=text)
 
     @classmethod
     def named(cls, name: str) -> Input:
@@ -344,6 +349,8 @@ def _spool(stream: IO[bytes], limit: int) -> tuple[BinaryIO, bool]:
     """``stream`` read into a spooled temporary file, up to ``limit`` bytes; and whether there
     was more. A temporary folder that cannot take it is said as such (not as the stream's
     fault)."""
+    import tempfile  # standard input, devices and compressed inputs only
+
     spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
     total = 0
     while block := stream.read(min(BLOCK, limit + 1 - total)):
@@ -407,13 +414,6 @@ def decode(data: bytes) -> tuple[str, str]:
 def load(source: Source, path: str | None = None) -> Text:
     """The whole text of a path, bytes or text (see :meth:`Input.of`)."""
     return Input.of(source, path).decoded()
-
-
-def _is_path(name: str) -> bool:
-    try:
-        return len(name) < 4096 and "\0" not in name and os.path.exists(name)
-    except (OSError, ValueError):
-        return False
 
 
 def lines(text: str) -> Iterator[Line]:

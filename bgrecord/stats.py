@@ -10,8 +10,6 @@ player, match and dice tables as they come, so an archive is summed in flat memo
 
 from __future__ import annotations
 
-import hashlib
-from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,17 +19,17 @@ import pandas as pd
 
 from bgrecord.escapes import encodable
 from bgrecord.extras import require
-from bgrecord.issues import Severity
+from bgrecord.issues import Issue, Severity
+from bgrecord.matchkeys import Duplicates, MatchKeys, content_key
 from bgrecord.reader import match_files
 from bgrecord.records import MatchRecord, Result
 from bgrecord.replay import GameReplay
 from bgrecord.source import Input
 from bgrecord.spool import Oversized, Spool
 from bgrecord.validate import guarded, internal_issue, replayed
+from bgrecord.writers import mat_rows
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
-_KIND_CODES = {kind: code for code, kind in enumerate(
-    ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "loss", "setup"), 1)}
 ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]
 
 GAME_COLUMNS: dict[str, str] = {
@@ -50,64 +48,6 @@ GAME_COLUMNS: dict[str, str] = {
 }  # fmt: skip
 
 
-def content_key(source: Input) -> str:
-    """A stable key of a file's content (its bytes, not its name)."""
-    digest = hashlib.sha256()
-    with source.open() as stream:
-        while block := stream.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()[:16]
-
-
-def game_fingerprint(out: GameReplay) -> bytes:
-    """What a game is, as replayed: every action's kind, player, dice (either order), the
-    position it leads to (its checkers) and the cube, and the result; not the bytes, the
-    names or the notation of the file."""
-    # Python's hash of a tuple of ints is the same in every process (strings' and None's are
-    # not: they are left out), so each step is eight bytes.
-    steps = array("q", [hash((_KIND_CODES.get(s.kind, 0), -1 if s.player is None else s.player, min(s.dice) if s.dice else 0,
-                              max(s.dice) if s.dice else 0, s.cube, s.after.sides if s.after is not None else ()))
-                        for s in out.steps])  # fmt: skip
-    result = out.result
-    return steps.tobytes() + (f"={result.winner},{result.points},{result.ended_by}".encode() if result else b"=")
-
-
-class MatchKeys:
-    """The key of each match of a file (a hash of its games' fingerprints), made as the games
-    are replayed; None for a match with no action (nothing to tell it apart)."""
-
-    def __init__(self) -> None:
-        self.hashes: dict[int, Any] = {}
-        self.acted: set[int] = set()
-
-    def add(self, match: int, length: int | None, out: GameReplay) -> None:
-        started = self.hashes.setdefault(match, hashlib.sha256(f"length {length}\n".encode()))
-        started.update(game_fingerprint(out) + b"\n")
-        if out.steps:
-            self.acted.add(match)
-
-    def key(self, match: int) -> str | None:
-        return self.hashes[match].hexdigest()[:16] if match in self.acted else None
-
-
-class Duplicates:
-    """Marks the rows of a match already seen (by its key) with ``duplicate_of``: the file and
-    match index of its first copy, in the order the rows come."""
-
-    def __init__(self) -> None:
-        self.first: dict[str, str] = {}
-
-    def mark(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        for row in rows:
-            key = row["match_key"]
-            if key is None:
-                continue
-            here = f"{row['file']}#{row['match']}"
-            original = self.first.setdefault(key, here)
-            row["duplicate_of"] = original if original != here else None
-        return rows
-
-
 def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
               file_key: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """The rows of every game of the file at ``path``, in order (the file is read and
@@ -118,9 +58,10 @@ def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable
 
 
 def match_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
-               file_key: str | None = None) -> Iterator[list[dict[str, Any]]]:  # fmt: skip
+               file_key: str | None = None, notes: list[Issue] | None = None) -> Iterator[list[dict[str, Any]]]:  # fmt: skip
     """:func:`game_rows`, a match at a time (a match's rows come when it ends: its
-    ``match_key`` is then known)."""
+    ``match_key`` is then known); the issues of the file's matches (not of their games) put
+    in ``notes``."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
     name = encodable(source.name or "<stdin>")  # a name of bytes no encoding reads is still written in a table
     file_key = file_key if file_key is not None else content_key(source)
@@ -138,9 +79,10 @@ def match_rows(path: str | Path | Input, rules: str | None = None, each: Callabl
                 each(number, match, out)
             rows.append(_row(name, file_key, number, match.length, match.variant, out, reader))
         elif game is None:  # the match ends
-            key = keys.key(number) if number in keys.hashes else None
+            if notes is not None:
+                notes.extend(match.issues)
             for row in rows:
-                row["match_key"] = key
+                row["match_key"] = keys.key(number)
             yield rows
             rows = []
     if rows:
@@ -150,8 +92,10 @@ def match_rows(path: str | Path | Input, rules: str | None = None, each: Callabl
 @dataclass(slots=True)
 class FileRows:
     """The rows of a file (in a :class:`~bgrecord.spool.Spool`: read them once, chunk by
-    chunk), or why there are none (an I/O failure, or bgrecord's own). ``oversized``: read in
-    a worker process, the file had too many rows to send back (the caller reads it itself)."""
+    chunk), or why there are none: ``problem`` says why; ``empty`` when the file was read and
+    holds no game (not a match record, an empty match...), else it could not be read (I/O),
+    or bgrecord failed on it (``internal``). ``oversized``: read in a worker process, the file
+    had too many rows to send back (the caller reads it itself)."""
 
     path: str
     rows: Spool[dict[str, Any]]
@@ -159,22 +103,25 @@ class FileRows:
     internal: bool = False
     file_key: str = ""  # the file's content_key ("" when it could not be read)
     oversized: bool = False
+    empty: bool = False
 
 
 def file_rows(path: str | Path | Input, rules: str | None = None,
               each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
     """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.spool.Spool`, with a
-    failure on one file reported, never raised."""
+    failure on one file reported, never raised, and a file that gives no rows said why."""
     name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
 
     def rows_of(source: Input, key: str) -> FileRows:
         spool: Spool[dict[str, Any]] = Spool()
+        notes: list[Issue] = []
         try:
-            for rows in match_rows(source, rules, each, key):
+            for rows in match_rows(source, rules, each, key, notes):
                 spool.extend(rows)
         except Oversized:
             return FileRows(name, Spool(), file_key=key, oversized=True)
-        return FileRows(name, spool, file_key=key)
+        empty = not len(spool)
+        return FileRows(name, spool, no_games(notes) if empty else None, file_key=key, empty=empty)
 
     try:
         source = path if isinstance(path, Input) else Input.of(Path(path))
@@ -190,13 +137,24 @@ def failed_rows(file: Any, exc: BaseException) -> FileRows:
     return FileRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
+def no_games(notes: list[Issue]) -> str:
+    """Why a file gave no games, from its matches' issues: the first error, else the first
+    warning, else that it holds none."""
+    for severity in (Severity.ERROR, Severity.WARNING):
+        found = next((issue for issue in notes if issue.severity is severity), None)
+        if found is not None:
+            return f"no games: {found.message}"
+    return "no games in the file"
+
+
 def _row(path: str, key: str, number: int, length: int | None, variant: str, g: GameReplay, reader: Counter[Any]) -> dict[str, Any]:
     game = g.game
     per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     dice: list[list[str]] = [[], []]
     first_roller = opening = first_double = None
     final = None
-    for step in g.steps:
+    cube_before = ""  # the kind of the step before
+    for step, mat_row in zip(g.steps, mat_rows(g.steps)):
         player = step.player
         if step.after is not None:
             final = step.after
@@ -214,9 +172,12 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
                 per["dances"][player] += not step.play.play.moves
                 per["hits"][player] += sum(step.play.hits)
         elif step.kind in ("double", "take", "drop", "beaver", "raccoon"):
+            if step.kind == "take" and cube_before in ("beaver", "raccoon"):
+                continue  # a beaver's acceptance, which a .mat leaves to the doubler's roll and SGF writes out
             per[step.kind + "s"][player] += 1
             if step.kind == "double" and first_double is None:
-                first_double = step.action.number
+                first_double = mat_row
+        cube_before = step.kind
     issues = Counter(i.severity for i in g.issues)
     errors = issues[Severity.ERROR] + reader[(game.index, Severity.ERROR)]
     warnings = issues[Severity.WARNING] + reader[(game.index, Severity.WARNING)]
@@ -292,9 +253,10 @@ def matches(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.Data
     return _summed(source).matches()
 
 
-def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
-    """The dice table with its chi-square tests, from paths or from a games table."""
-    return _summed(source).dice()
+def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame, tests: bool = True) -> pd.DataFrame:
+    """The dice table, from paths or from a games table; ``tests``: with its chi-square tests
+    (scipy: ``bgrecord[dice]``), else those columns are empty."""
+    return _summed(source).dice(tests)
 
 
 _PLAYER_SUMS = ["games", "invalid_games", "wins", "points_won", "points_lost", "gammons_won", "backgammons_won",
@@ -401,9 +363,10 @@ class Tables:
             rows.append(match)
         return frame(rows, MATCH_COLUMNS)
 
-    def dice(self) -> pd.DataFrame:
-        chisquare = require("scipy.stats").chisquare
-
+    def dice(self, tests: bool = True) -> pd.DataFrame:
+        """The dice table; ``tests``: with its chi-square tests (scipy: ``bgrecord[dice]``),
+        else those four columns are empty."""
+        chisquare = require("scipy.stats").chisquare if tests else None
         rows = []
         for name in sorted(self.rolls, key=lambda n: (n == "", n)):
             counts = self.rolls[name]
@@ -417,7 +380,7 @@ class Tables:
             row.update({f"face{face}": faces[face] for face in range(1, 7)})
             row.update({f"roll{roll}": counts[roll] for roll in ROLLS})
             row["doubles_rate"] = doubles / total if total else None
-            if total:
+            if total and chisquare is not None:
                 face_test = chisquare([faces[f] for f in range(1, 7)])
                 double_test = chisquare([doubles, total - doubles], [total / 6, total * 5 / 6])
                 row.update(chi2_faces=float(face_test.statistic), p_faces=float(face_test.pvalue),

@@ -9,13 +9,13 @@ It is what ``bgrecord validate`` runs, in worker processes when asked.
 
 from __future__ import annotations
 
-import traceback
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from bgrecord.escapes import cut, one_line
+from bgrecord.extras import MissingExtra
 from bgrecord.issues import Issue, Severity, count
 from bgrecord.limits import MAX_ISSUES
 from bgrecord.reader import iter_games
@@ -93,6 +93,8 @@ def internal_issue(path: str, exc: BaseException) -> Issue:
     Never fails itself: an exception that cannot say what it is (or no memory left to say it)
     is named by its type alone."""
     try:
+        import traceback
+
         where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
         said = cut(str(exc))
@@ -138,10 +140,12 @@ def replayed(source: Input | str | Path, rules: str | None = None, steps: bool =
 
 
 def guarded(path: str, work: Callable[[], T], on_failure: Callable[[Issue], T]) -> T:
-    """``work()``, or ``on_failure`` of an ``internal`` issue when bgrecord fails on the file."""
+    """``work()``, or ``on_failure`` of an ``internal`` issue when bgrecord fails on the file.
+    A missing optional package (:class:`~bgrecord.extras.MissingExtra`) is the environment's
+    problem, not the file's: it is raised."""
     try:
         return work()
-    except (OSError, KeyboardInterrupt, SystemExit):
+    except (OSError, KeyboardInterrupt, SystemExit, MissingExtra):
         raise
     except Exception as exc:  # noqa: BLE001 - any failure of ours on one file is reported on that file
         return on_failure(internal_issue(path, exc))
@@ -152,7 +156,7 @@ def guarded_steps(path: str, work: Iterator[T], on_failure: Callable[[Issue], No
     the file part way (what came before it stands)."""
     try:
         yield from work
-    except (OSError, KeyboardInterrupt, SystemExit):
+    except (OSError, KeyboardInterrupt, SystemExit, MissingExtra):
         raise
     except Exception as exc:  # noqa: BLE001 - as in guarded
         on_failure(internal_issue(path, exc))

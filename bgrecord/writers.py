@@ -14,6 +14,7 @@ import json
 from typing import Any, Callable, Iterable, Iterator
 
 from bgrecord import __version__
+from bgrecord.formats.snowie import snowie_fields
 from bgrecord.ids import XGID, GameState, MatchState, xg_position_text
 from bgrecord.ogid import OGID
 from bgrecord.position import BAR, OFF, LegalPlay, Position
@@ -91,8 +92,77 @@ def _cell(step: Step | None, action: Action) -> str:
     return action.text
 
 
+_CELLS = ("move", "double", "take", "drop", "beaver", "raccoon")
+
+
+def is_illegal_play(step: Step) -> bool:
+    """A board set up in place of a player's play (Snowie's ``Illegal play (...)``): after a
+    position, by a player, with the dice played. A .mat writes it as that player's cell."""
+    action = step.action
+    return (step.kind == "setup" and step.player is not None and step.dice is not None and step.before is not None
+            and isinstance(action, SetPosition) and action.on_roll is None)  # fmt: skip
+
+
+def next_actor(steps: list[Step], index: int) -> int | None:
+    """Who acts after ``steps[index]`` (a set-up): the player of the next roll or double,
+    else the player on roll in the position it sets."""
+    for later in steps[index + 1 :]:
+        if later.kind in ("move", "double") and later.player is not None:
+            return later.player
+    after = steps[index].after
+    return after.turn if after is not None else None
+
+
+def mat_rows(steps: list[Step]) -> list[int | None]:
+    """The row each step stands in when its game is written as a .mat in GNU Backgammon's
+    layout (None for a step that has no cell: a result, the take of a beaver, or a set-up, which
+    ends a row unless it stands for a play, :func:`is_illegal_play`): a row
+    holds the left player's cell, then the right player's; the same numbers whatever the
+    format read, and the numbers :func:`write_mat` writes."""
+    rows: list[int | None] = []
+    filled = [False, False]
+    number = 0
+    previous = ""
+    for step in steps:
+        player = step.player
+        taken = step.kind == "take" and previous in ("beaver", "raccoon")  # the doubler's roll takes a beaver: no cell
+        previous = step.kind
+        if step.kind == "setup" and not is_illegal_play(step):
+            filled = [False, False]
+        if (step.kind not in _CELLS and not is_illegal_play(step)) or player is None or taken:
+            rows.append(None)
+            continue
+        if filled[player] or (player == 0 and filled[1]):
+            filled = [False, False]
+        if filled == [False, False]:
+            number += 1
+        filled[player] = True
+        rows.append(number)
+    return rows
+
+
+def _illegal_play(step: Step, replayed: GameReplay, length: int) -> str:
+    """The cell of a set-up that stands for a player's play: Snowie's ``Illegal play (...)``."""
+    assert step.after is not None and step.dice is not None and step.player is not None
+    fields = snowie_fields(step.after, 1 - step.player, replayed.game.names, replayed.score, length, step.cube, step.cube_owner, step.dice)
+    return f"{step.dice[0]}{step.dice[1]}: Illegal play ({fields})"
+
+
 def _points(points: int) -> str:
     return f"Wins {points} point{'s' if points != 1 else ''}"
+
+
+class CannotWrite(ValueError):
+    """A record the target format cannot hold without changing the match (the message says why)."""
+
+
+def _no_start_cube(games: list[GameReplay], what: str) -> None:
+    """Refuse a game that starts with the cube turned (automatic doubles, a position's cube):
+    ``what`` (a .mat file) has no way to say so."""
+    for replayed in games:
+        if (replayed.game.initial_cube or 1) > 1:
+            raise CannotWrite(f"game {replayed.game.index} starts with the cube at {replayed.game.initial_cube} (automatic doubles, or a "
+                              f"position's cube), which {what} cannot say: convert it to SGF, JSON or OGXM")  # fmt: skip
 
 
 # --- .mat ---
@@ -100,12 +170,14 @@ def _points(points: int) -> str:
 
 def write_mat(match: MatchRecord, games: Iterable[GameReplay]) -> str:
     """The match as a .mat file in GNU Backgammon's layout (the right column at 33, pushed by
-    long left cells), tags and comments first."""
+    long left cells), tags and comments first. Raises :class:`CannotWrite` for a game that
+    starts with the cube turned."""
     return "\n".join(mat_lines(match, games))
 
 
 def mat_lines(match: MatchRecord, games: Iterable[GameReplay]) -> Iterator[str]:
-    """The lines of :func:`write_mat`, a game at a time (each game used once, as it comes)."""
+    """The lines of :func:`write_mat`, a game at a time (each game used once, as it comes);
+    :class:`CannotWrite` when a game that starts with the cube turned comes."""
     out: list[str] = []
     for tag in match.tags:
         out.append(f'; [{tag.key} "{tag.value}"]')
@@ -117,11 +189,12 @@ def mat_lines(match: MatchRecord, games: Iterable[GameReplay]) -> Iterator[str]:
     yield from out
     yield from (f" {length} point match", "")
     for replayed in games:
-        yield from _mat_game(replayed)
+        _no_start_cube([replayed], "a .mat file")
+        yield from _mat_game(replayed, length)
         yield ""
 
 
-def _mat_game(replayed: GameReplay) -> list[str]:
+def _mat_game(replayed: GameReplay, length: int) -> list[str]:
     game = replayed.game
     steps = {id(step.action): step for step in replayed.steps}
     names = game.names
@@ -138,13 +211,24 @@ def _mat_game(replayed: GameReplay) -> list[str]:
         row = [None, None]
 
     result = replayed.result if replayed.checked else None
+    previous = ""  # the kind of the cube action before
     for action in game.actions:
+        if isinstance(action, CubeAction):
+            redoubled, previous = previous in ("beaver", "raccoon"), action.kind
+            if action.kind == "take" and redoubled:
+                continue  # a beaver taken (SGF writes it out): in a .mat, the doubler's roll takes it
+        elif isinstance(action, Roll):
+            previous = ""
+        if isinstance(action, Comment) and (not action.text.startswith((";", "#")) or "\n" in action.text or "\r" in action.text):
+            flush()  # a comment of another format (free text, maybe several lines): a .mat comment line each
+            lines += [f"; {line}".rstrip() for line in action.text.splitlines() or [""]]
+            continue
         if isinstance(action, (Comment, Unreadable)) or (isinstance(action, SetPosition) and action.kind == "xg"):
             flush()
             lines.append(action.text)
             continue
         step = steps.get(id(action))
-        if isinstance(action, SetPosition):
+        if isinstance(action, SetPosition) and not (step is not None and is_illegal_play(step)):
             flush()
             if step is not None and step.after is not None:  # any other set-up: XG's line says the same
                 lines.append(f"; Set Pos={xg_position_text(step.after)}/0")
@@ -159,7 +243,7 @@ def _mat_game(replayed: GameReplay) -> list[str]:
             lines.append(" " * indent + _points(action.points or 0))
             continue
         player = action.player if action.player is not None else 0
-        text = _cell(step, action)
+        text = _cell(step, action) if step is None or step.kind != "setup" else _illegal_play(step, replayed, length)
         if row[player] is not None or (player == 0 and row[1] is not None):
             flush()
         if row == [None, None]:
@@ -191,16 +275,20 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write_sgf(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False) -> str:
-    """The match as GNU Backgammon's SGF: a game tree per game (White = the left player)."""
-    return "\n".join(sgf_trees(match, games, crawford_rule, jacoby)) + "\n"
+def write_sgf(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False,
+              nackgammon: bool = False) -> str:  # fmt: skip
+    """The match as GNU Backgammon's SGF: a game tree per game (White = the left player).
+    A game that starts with the cube turned says so in its root (``CV``, ``CP``)."""
+    return "\n".join(sgf_trees(match, games, crawford_rule, jacoby, nackgammon)) + "\n"
 
 
-def sgf_trees(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False) -> Iterator[str]:
+def sgf_trees(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False,
+              nackgammon: bool = False) -> Iterator[str]:  # fmt: skip
     """The game trees of :func:`write_sgf`, a game at a time (each game used once, as it comes)."""
     for replayed in games:
         game = replayed.game
-        rules = [r for r, on in (("Crawford", crawford_rule and bool(match.length)), ("CrawfordGame", replayed.crawford), ("Jacoby", jacoby)) if on]
+        rules = [r for r, on in (("Crawford", crawford_rule and bool(match.length)), ("CrawfordGame", replayed.crawford), ("Jacoby", jacoby),
+                                 ("Nackgammon", nackgammon)) if on]  # fmt: skip
         root = (
             f"FF[4]GM[6]CA[UTF-8]AP[bgrecord:{__version__}]"
             f"MI[length:{match.length or 0}][game:{(game.number or game.index) - 1}][ws:{replayed.score[0]}][bs:{replayed.score[1]}]"
@@ -208,26 +296,29 @@ def sgf_trees(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bo
         )
         if rules:
             root += f"RU[{':'.join(rules)}]"
+        if (game.initial_cube or 1) > 1:
+            root += f"CV[{game.initial_cube}]CP[{'c' if game.initial_cube_owner is None else 'wb'[game.initial_cube_owner]}]"
         if replayed.result is not None and replayed.checked:
             result = replayed.result
             root += f"RE[{'WB'[result.winner]}+{result.points}{'R' if result.ended_by == 'resign' else ''}]"
         nodes = [";" + root]
         redoubler: int | None = None  # a beaver or raccoon stands: the doubler's roll takes it
-        for step in replayed.steps:
+        for index, step in enumerate(replayed.steps):
             if redoubler is not None and step.kind == "move" and step.player is not None:
                 nodes.append(f";{'WB'[1 - redoubler]}[take]")
             if step.kind in ("beaver", "raccoon"):
                 redoubler = step.player
             elif step.kind != "resign":
                 redoubler = None
+            if step.kind == "setup" and step.after is not None:
+                nodes.append(_sgf_setup(step, next_actor(replayed.steps, index)))
+                continue
             nodes.extend(_sgf_nodes(step))
         yield "(" + "\n".join(nodes) + ")"
 
 
 def _sgf_nodes(step: Step) -> list[str]:
     player = step.player
-    if step.kind == "setup" and step.after is not None:
-        return [_sgf_setup(step.after)]
     if player is None:
         return []
     colour = "WB"[player]
@@ -243,14 +334,19 @@ def _sgf_nodes(step: Step) -> list[str]:
     return []
 
 
-def _sgf_setup(position: Position) -> str:
-    white, black = position.sides
+def _sgf_setup(step: Step, on_roll: int | None) -> str:
+    """A set-up node: the board, the player on roll next (``PL``) and, where the set-up left
+    dice to play (a position file's), the dice (``DI``)."""
+    assert step.after is not None
+    white, black = step.after.sides
     stones = {"AW": [], "AB": []}  # type: dict[str, list[str]]
     for point in range(1, 26):
         stones["AW"] += [_letter(point, 0)] * white[point]
         stones["AB"] += [_letter(point, 1)] * black[point]
     text = ";AE[a:y]" + "".join(key + "".join(f"[{s}]" for s in values) for key, values in stones.items() if values)
-    return text + f"PL[{'WB'[position.turn]}]"
+    text += f"PL[{'WB'[step.after.turn if on_roll is None else on_roll]}]"
+    to_play = isinstance(step.action, SetPosition) and step.action.on_roll is not None and step.dice is not None
+    return text + (f"DI[{step.dice[0]}{step.dice[1]}]" if to_play and step.dice else "")
 
 
 # --- JSON ---
@@ -290,7 +386,7 @@ def json_pieces(match: MatchRecord, games: Iterable[GameReplay], jacoby: bool = 
     if players[0] is None or players[1] is None:  # as MatchRecord.players: the tags, else the first game's names
         players = first.game.names if first is not None else ("", "")
     document: dict[str, Any] = {
-        "path": match.path, "format": match.format, "encoding": match.encoding, "length": match.length,
+        "bgrecord": 1, "path": match.path, "format": match.format, "encoding": match.encoding, "length": match.length,
         "players": list(players), "tags": [[t.key, t.value] for t in match.tags], "comments": match.comments,
         "games": [],
     }  # fmt: skip
@@ -307,14 +403,16 @@ def _json_game(match: MatchRecord, replayed: GameReplay, jacoby: bool) -> dict[s
     game = replayed.game
     result = replayed.result
     steps = []
-    for step, ogid in zip(replayed.steps, step_ogids(replayed, match.length or 0)):
+    for step, ogid, row in zip(replayed.steps, step_ogids(replayed, match.length or 0), mat_rows(replayed.steps)):
         position, state = step_state(step, replayed, match, jacoby)
         steps.append({
-            "line": step.action.line, "move": step.action.number, "player": step.player, "action": step.kind,
+            "line": step.action.line, "move": row, "player": step.player, "action": step.kind,
             "text": step.action.text, "dice": list(step.dice) if step.dice else None,
             "play": play_text(step.play) if step.play is not None else None, **ids_json(position, state, ogid),
             "cube": step.cube, "cube_owner": step.cube_owner, "score": list(step.score),
         })  # fmt: skip
+        if isinstance(step.action, SetPosition):
+            steps[-1]["on_roll"] = step.action.on_roll
     return {
         "index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
         "score": list(replayed.score), "crawford": replayed.crawford, "checked": replayed.checked,

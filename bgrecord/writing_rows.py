@@ -30,7 +30,9 @@ class RowsWriter:
         self.positions = 0
 
     def add(self, rows: IndexRows) -> None:
-        if rows.problem:
+        if rows.empty:
+            self.report.empty.append((rows.path, rows.problem or ""))
+        elif rows.problem:
             self.report.problems.append((rows.path, rows.problem, rows.internal))
         self.report.games += len(rows.rows)
         self.report.positions += len(rows.positions)
@@ -86,7 +88,8 @@ class RowsWriter:
             for row in chunk:
                 row["file"], row["match_key"] = rows.path, keys.get(row["match"])
             yield "positions", chunk
-        yield "files", [{"file": rows.path, "file_key": rows.file_key, "games": games, "problem": rows.problem}]
+        # a file that gave no games is not done: without its key, the next run reads it again
+        yield "files", [{"file": rows.path, "file_key": rows.file_key if games else None, "games": games, "problem": rows.problem}]
 
     def remove(self, files: list[IndexRows]) -> None:
         for rows in files:

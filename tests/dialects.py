@@ -37,6 +37,7 @@ class Cell:
     value: Optional[int] = None  # the cube after a double; the points of a result
     match: bool = False  # "and the match"
     line: int = 0  # where render put it
+    column: int = 0  # (SGF) and at which column
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Game:
     scores: tuple[int, int]
     cells: list[Cell]
     line: int = 0  # where render put the score line
+    column: int = 0  # and its column (SGF: the MI property's)
     resigned: bool = False  # the game ended in a resignation (its Wins line says its level)
 
 

@@ -111,7 +111,7 @@ def test_ogxm_positions_equal_the_fixtures_ogids_before_every_ply() -> None:
 
 def test_an_ogxm_stream_goes_on_after_a_corrupt_member(tmp_path: Path) -> None:
     pytest.importorskip("ogxm")
-    from bgrecord.formats.ogxm import write_ogxm
+    from bgrecord.formats.ogxm_writer import write_ogxm
 
     members = []
     for name in ("gnubg-5pt-crawford.mat", "gnubg-money-jacoby.mat", "gibbon-fibs-roll-order.mat"):
@@ -137,7 +137,7 @@ def test_zstd_compressed_streams_read(tmp_path: Path) -> None:
 
 def test_ogxm_written_by_bgrecord_is_accepted_by_the_codec_and_reads_back(tmp_path: Path) -> None:
     ogxm = pytest.importorskip("ogxm")
-    from bgrecord.formats.ogxm import document, write_ogxm
+    from bgrecord.formats.ogxm_writer import document, write_ogxm
 
     for name in ("gnubg-5pt-crawford.mat", "gnubg-money-jacoby.mat"):
         match = read_match(SAMPLES / name)

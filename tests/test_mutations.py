@@ -3,6 +3,7 @@ must report it as an error at the defect's line, and with at most one error in t
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -122,7 +123,8 @@ def take_without_double(lines: list[str], match: MatchRecord, rng: random.Random
     return replace_at(lines, action.line, action.column, action.text, "Takes"), action.line, game.index
 
 
-def double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+def non_owner_rolls(match: MatchRecord) -> list[tuple[GameRecord, Roll]]:
+    """Each take, and the doubler's next roll (where a double would be the non-owner's)."""
     options = []
     for game in match.games:
         for index, action in enumerate(game.actions):
@@ -130,6 +132,11 @@ def double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random
                 later = [a for a in game.actions[index + 1 :] if isinstance(a, Roll) and a.player != action.player]
                 if later:
                     options.append((game, later[0]))
+    return options
+
+
+def double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    options = non_owner_rolls(match)
     if not options:
         return None
     game, roll = rng.choice(options)
@@ -148,12 +155,16 @@ def crawford_double(lines: list[str], match: MatchRecord, rng: random.Random) ->
     return replace_at(lines, roll.line, roll.column, roll.text, "Doubles => 2"), roll.line, game.index
 
 
-def wins_value(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
-    # only where the replay knows the points: a resignation's Wins line is what says its level,
-    # and the game that wins a match may be credited the points it needed
+def known_wins(match: MatchRecord) -> list[tuple[GameRecord, Result]]:
+    """The result lines whose points the replay knows: not a resignation's (its line is what says
+    its level), not the last game's (the game that wins a match may be credited what it needed)."""
     known = {g.game.index for g in replay(match) if g.result and g.result.ended_by != "resign"}
     known.discard(match.games[-1].index)
-    found = [(g, a) for g in match.games for a in g.actions if isinstance(a, Result) and a.kind == "win" and g.index in known]
+    return [(g, a) for g in match.games for a in g.actions if isinstance(a, Result) and a.kind == "win" and g.index in known]
+
+
+def wins_value(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    found = known_wins(match)
     if not found:
         return None
     game, action = rng.choice(found)
@@ -235,3 +246,149 @@ def test_injected_defects_are_found_at_their_line(tmp_path: Path) -> None:
     assert set(tried) == set(MUTATORS), tried
     assert total >= 40
     assert len(missed) <= total // 100, "\n".join(missed)
+
+
+# --- the same defects in GNU Backgammon's SGF ---
+
+SgfMutator = Callable[[list[str], MatchRecord, random.Random], Optional[Mutation]]
+
+
+def sgf_sources() -> list[Path]:
+    """The SGF samples, and self-play matches taken evenly: ``BGRECORD_MUTATION_SGF_FILES`` of
+    them (default 10; 0 for all)."""
+    files = sorted(SAMPLES.glob("gnubg-*.sgf"))
+    if (CORPUS / "gnubg-selfplay").exists():
+        corpus = sorted((CORPUS / "gnubg-selfplay").glob("*.sgf"))
+        wanted = int(os.environ.get("BGRECORD_MUTATION_SGF_FILES", "10")) or len(corpus)
+        files += corpus[:: max(1, len(corpus) // wanted)][:wanted]
+    return files
+
+
+def sgf_letters(action: Roll) -> str:
+    return action.text[action.text.index("[") + 3 : -1]
+
+
+def sgf_wrong_distance(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    pick = rolls(match, rng, lambda a: bool(single_steps(a)) and all(t.points[0] != 25 for t in a.moves))
+    if pick is None:
+        return None
+    game, action = pick
+    at = single_steps(action)[0]
+    a, b = action.moves[at].points
+    d1, d2 = action.dice
+    reachable = {d1, d2, d1 + d2} | ({d1 * k for k in (2, 3, 4)} if d1 == d2 else set())
+    choices = [t for t in range(1, a) if t != b and a - t not in reachable]
+    if not choices:
+        return None
+    letters = sgf_letters(action)
+    target = rng.choice(choices)
+    letter = chr(96 + target) if action.player == 0 else chr(97 + 24 - target)
+    new = letters[: 2 * at + 1] + letter + letters[2 * at + 2 :]
+    return replace_at(lines, action.line, action.column, action.text, action.text.replace(letters, new)), action.line, game.index
+
+
+def sgf_bad_die(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    pick = rolls(match, rng, lambda a: True)
+    if pick is None:
+        return None
+    game, action = pick
+    return replace_at(lines, action.line, action.column, action.text, action.text[:2] + "7" + action.text[3:]), action.line, game.index
+
+
+def sgf_die_unused(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    pick = rolls(match, rng, lambda a: a.dice[0] != a.dice[1] and len(a.moves) == 2 and single_steps(a) == [0, 1])
+    if pick is None:
+        return None
+    game, action = pick
+    return replace_at(lines, action.line, action.column, action.text, action.text[:-3] + "]"), action.line, game.index
+
+
+def sgf_take_without_double(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    found = cubes(match, "double")
+    if not found:
+        return None
+    game, action = rng.choice(found)
+    return replace_at(lines, action.line, action.column, action.text, action.text.replace("double", "take")), action.line, game.index
+
+
+def sgf_double_by_non_owner(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    options = non_owner_rolls(match)
+    if not options:
+        return None
+    game, roll = rng.choice(options)
+    return replace_at(lines, roll.line, roll.column, roll.text, roll.text[:2] + "double]"), roll.line, game.index
+
+
+def sgf_wins_value(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    found = known_wins(match)
+    if not found:
+        return None
+    game, action = rng.choice(found)
+    new = f"RE[{'WB'[action.player or 0]}+{(action.points or 0) + 1}]"
+    return replace_at(lines, action.line, action.column, action.text, new), action.line, game.index
+
+
+def sgf_header_score(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    if len(match.games) < 2:
+        return None
+    game = rng.choice(match.games[1:])
+    line, column = game.score_line, game.score_columns[0]
+    if line is None or column is None or game.scores[0] is None or match.length and game.scores[0] + 1 >= match.length:
+        return None
+    old = f"[ws:{game.scores[0]}]"
+    start = lines[line - 1].index(old, column - 1) + 1
+    return replace_at(lines, line, start, old, f"[ws:{game.scores[0] + 1}]"), line, game.index
+
+
+def sgf_unreadable_move(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    pick = rolls(match, rng, lambda a: bool(a.moves))
+    if pick is None:
+        return None
+    game, action = pick
+    return replace_at(lines, action.line, action.column, action.text, action.text[:-1] + "q]"), action.line, game.index
+
+
+def sgf_move_after_end(lines: list[str], match: MatchRecord, rng: random.Random) -> Optional[Mutation]:
+    ended = [g.game for g in replay(match) if g.result and g.result.ended_by in ("bearoff", "drop")]
+    if not ended:
+        return None
+    game = rng.choice(ended)
+    last = [a for a in game.actions if isinstance(a, (Roll, CubeAction))][-1]
+    text = lines[last.line - 1]
+    end = text.index("]", last.column - 1) + 1
+    changed = list(lines)
+    changed[last.line - 1] = text[:end] + "\n;W[31hefe]" + text[end:]
+    return changed, last.line + 1, game.index
+
+
+SGF_MUTATORS: dict[str, SgfMutator] = {
+    "wrong-distance": sgf_wrong_distance, "bad-die": sgf_bad_die, "die-unused": sgf_die_unused,
+    "take-without-double": sgf_take_without_double, "double-by-non-owner": sgf_double_by_non_owner,
+    "wins-value": sgf_wins_value, "header-score": sgf_header_score, "unreadable-move": sgf_unreadable_move,
+    "move-after-end": sgf_move_after_end,
+}  # fmt: skip
+
+
+def test_injected_defects_in_sgf_are_found_at_their_property(tmp_path: Path) -> None:
+    """GNU Backgammon's own SGF (the samples, and the self-play corpus where it is), one defect
+    at a time: an error at the defect's line (its property's), and at most one error in that game."""
+    rng = random.Random(2027)
+    tried: Counter[str] = Counter()
+    missed: list[str] = []
+    for source in sgf_sources():
+        lines = source.read_text(encoding="utf-8").split("\n")
+        match = read_match(source)
+        for name, mutate in SGF_MUTATORS.items():
+            mutation = mutate(lines, match, rng)
+            if mutation is None:
+                continue
+            new_lines, line, game = mutation
+            path = tmp_path / f"{source.stem}-{name}.sgf"
+            path.write_text("\n".join(new_lines), encoding="utf-8")
+            errors = [i for i in validate_file(path).issues if i.severity is Severity.ERROR and i.game == game]
+            tried[name] += 1
+            if len(errors) != 1 or errors[0].line != line:
+                missed.append(f"{path.name} (defect at line {line}): {[str(e) for e in errors]}")
+    assert set(tried) == set(SGF_MUTATORS), tried
+    assert sum(tried.values()) >= 30
+    assert not missed, "\n".join(missed)

@@ -29,7 +29,9 @@ _RESULT = re.compile(r"(?i)\b(wins\s+\d+|losses|resigns|resigned)\b")
 def independent_count(text: str, sgf: bool) -> tuple[int, int]:
     """Games and actions (rolls, cube actions, results) by plain pattern counting."""
     if sgf:
-        return text.count("GM[6]"), len(re.findall(r";\s*[WB]\[", text)) + len(re.findall(r"RE\[[WB]\+", text))
+        # a game's last node saying only who rolled what (PL[B]DI[33]) is dice rolled and not played: a roll
+        unplayed = len(re.findall(r";\s*PL\[[WB]\]\s*DI\[[1-6]{2}\](?:\s*(?:LU|C|DA|A)\[[^\]]*\])*\s*\)", text))
+        return text.count("GM[6]"), len(re.findall(r";\s*[WB]\[", text)) + len(re.findall(r"RE\[[WB]\+", text)) + unplayed
     games = actions = 0
     score_line_next = False
     for line in re.split(r"\r\n|\r|\n", text):

@@ -7,12 +7,13 @@ import pytest
 from bgrecord.issues import Issue, Severity
 from bgrecord.reader import iter_matches, read_match
 from bgrecord.records import CubeAction, Roll, Unreadable
+from bgrecord.source import Input
 
 HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 
 
 def issues(text: str | bytes) -> list[Issue]:
-    return [issue for match in iter_matches(text) for issue in match.all_issues()]
+    return [issue for match in iter_matches(Input.text(text) if isinstance(text, str) else text) for issue in match.all_issues()]
 
 
 def errors(text: str | bytes) -> list[Issue]:

@@ -105,3 +105,27 @@ def test_the_grammars_compile_in_strict_mode() -> None:
     starts = ["preamble", "game", "gam_game", "body_line", "game_line", "score_line", "names_line"]
     Lark(grammar_text("mat.lark"), parser="lalr", start=starts, strict=True)
     Lark(grammar_text("sgf.lark"), parser="lalr", start="collection", strict=True)
+
+
+blanks = st.sampled_from(["", " ", "  ", "\t", "        "])
+plain_move = st.builds("{}/{}{}{}".format, st.sampled_from(["13", "8", "6", "25", "0", "99", "bar", "BAR", "b"]),
+                       st.sampled_from(["7", "0", "24", "off", "Off", "100"]), st.sampled_from(["", "*"]),
+                       st.sampled_from(["", "(2)", "(4)", "*", "/4", ","]))  # fmt: skip
+plain_cell = st.builds(lambda dice, gap, moves, after: f"{dice}{gap}:" + "".join(" " + move for move in moves) + after,
+                       st.sampled_from(["52", "11", "00", "7"]), st.sampled_from(["", "", " "]), st.lists(plain_move, max_size=4),
+                       st.sampled_from(["", "", " ", " Cannot Move", "  ????", " resigns", "13/8", "  Takes"]))  # fmt: skip
+plain_like_row = st.builds(lambda *parts: "".join(parts), blanks, st.sampled_from(["1)", "12)", "x)"]), blanks,
+                           st.one_of(plain_cell, st.just("")), blanks, st.one_of(plain_cell, st.just(""), st.just("Doubles => 2")), blanks,
+                           st.sampled_from(["", "", "\n", "*"]))  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(plain_like_row)
+def test_the_plain_row_pattern_reads_a_row_as_the_grammar_does(text: str) -> None:
+    from bgrecord.formats.mat_grammar import grammar
+
+    plain = grammar().plain_row.fullmatch(text)
+    if plain is not None:
+        full = grammar().row.fullmatch(text)
+        assert full is not None and [plain.span(name) for name in ("number", "first", "second")] == [
+            full.span(name) for name in ("number", "first", "second")]  # fmt: skip

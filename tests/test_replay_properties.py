@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bgrecord import iter_matches
 from bgrecord.replay import replay
 from bgrecord.rules import rules_for
+from bgrecord.source import Input
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 TEXTS = [p.read_bytes().decode("utf-8", "replace") for p in sorted(SAMPLES.iterdir()) if p.suffix in (".mat", ".txt", ".gam", ".sgf")]
@@ -41,7 +42,7 @@ def damaged(seed: int) -> str:
 
 
 def issues(text: str, spec: str | None) -> list[str]:
-    return [str(i) for m in iter_matches(text) for g in replay(m, rules_for(m, spec)) for i in g.issues]
+    return [str(i) for m in iter_matches(Input.text(text)) for g in replay(m, rules_for(m, spec)) for i in g.issues]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

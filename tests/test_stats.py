@@ -83,7 +83,7 @@ def test_players_matches_and_dice_tables() -> None:
     first = matches.iloc[0]
     assert (first["final_score0"], first["final_score1"], first["games"], first["crawford_game"]) == (6, 2, 5, 4)
     assert pd.isna(first["winner"]) and bool(first["valid"])
-    dice = stats.dice(games).set_index("player")
+    dice = stats.dice(games, tests=False).set_index("player")  # the counts; the tests (scipy) are tested below
     assert dice.loc["all", "rolls"] == 10 and dice.loc["Bob", "roll55"] == 1 and dice.loc["Bob", "roll66"] == 1
     assert dice.loc["Alice", "face6"] == 3 and dice.loc["all", "doubles"] == 2
 
@@ -110,6 +110,7 @@ def dice_row(text: str) -> dict[str, object]:
 
 
 def test_the_dice_test_accepts_fair_dice_and_rejects_loaded_ones() -> None:
+    pytest.importorskip("scipy", reason="the dice table's tests need scipy (bgrecord[dice])")
     rng = random.Random(6)
 
     def verdict(text: str) -> tuple[float, float]:
@@ -145,25 +146,40 @@ def test_stats_command_writes_every_table_the_same_for_any_jobs(tmp_path: Path) 
         folder.mkdir()
         result = CliRunner().invoke(main, [
             "stats", str(SAMPLES), str(FIXTURES), "-o", str(folder / "games.csv"), "--players", str(folder / "players.csv"),
-            "--matches", str(folder / "matches.csv"), "--dice", str(folder / "dice.csv"), "--jobs", jobs,
+            "--matches", str(folder / "matches.csv"), "--jobs", jobs,
         ])  # fmt: skip
         assert result.exit_code == 0, result.output
-        outputs.append([(folder / name).read_text() for name in ("games.csv", "players.csv", "matches.csv", "dice.csv")])
+        outputs.append([(folder / name).read_text() for name in ("games.csv", "players.csv", "matches.csv")])
     assert outputs[0] == outputs[1]
     games = pd.read_csv(tmp_path / "1" / "games.csv")
     assert len(games) == 48 and list(games.columns) == list(stats.GAME_COLUMNS)
 
 
+def test_stats_writes_the_dice_table_with_its_tests(tmp_path: Path) -> None:
+    pytest.importorskip("scipy", reason="the dice table's tests need scipy (bgrecord[dice])")
+    result = CliRunner().invoke(main, ["stats", str(SAMPLES), "-o", str(tmp_path / "games.csv"), "--dice", str(tmp_path / "dice.csv")])
+    assert result.exit_code == 0, result.output
+    dice = pd.read_csv(tmp_path / "dice.csv").set_index("player")
+    assert dice.loc["all", "rolls"] > 500 and 0 < dice.loc["all", "p_faces"] <= 1
+
+
 def test_stats_formats_and_plots(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="--plot needs matplotlib (bgrecord[plot])")
     runner = CliRunner()
     result = runner.invoke(main, ["stats", str(FIXTURES), "-o", str(tmp_path / "g.json"), "--format", "json", "--plot", str(tmp_path / "r.html")])
     assert result.exit_code == 0, result.output
     lines = (tmp_path / "g.json").read_text().splitlines()
     assert len(lines) == 7 and json.loads(lines[0])["result"] == "gammon"
     assert "data:image/png;base64," in (tmp_path / "r.html").read_text()
-    result = runner.invoke(main, ["stats", str(FIXTURES), "-o", str(tmp_path / "g.parquet"), "--format", "parquet", "--plot", str(tmp_path / "r.png")])
+    result = runner.invoke(main, ["stats", str(FIXTURES), "-o", str(tmp_path / "g.csv"), "--plot", str(tmp_path / "r.png")])
     assert result.exit_code == 0, result.output
-    assert len(pd.read_parquet(tmp_path / "g.parquet")) == 7
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
     result = runner.invoke(main, ["stats", str(FIXTURES), "-o", str(tmp_path / "g.csv"), "--plot", str(tmp_path / "r.pdf")])
     assert result.exit_code == 2 and "html or .png" in result.output
+
+
+def test_stats_writes_parquet(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="Parquet needs pyarrow (bgrecord[parquet])")
+    result = CliRunner().invoke(main, ["stats", str(FIXTURES), "-o", str(tmp_path / "g.parquet"), "--format", "parquet"])
+    assert result.exit_code == 0, result.output
+    assert len(pd.read_parquet(tmp_path / "g.parquet")) == 7

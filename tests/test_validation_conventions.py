@@ -3,7 +3,7 @@ conventions of real archives (accepted where legitimate, still an error where no
 
 from __future__ import annotations
 
-from bgrecord import read_match
+from bgrecord import read_match, read_match_text
 from bgrecord.issues import Severity
 from bgrecord.replay import replay
 
@@ -116,13 +116,13 @@ def test_a_result_with_no_play_is_taken_as_written() -> None:
 def test_gibbon_sgf_resignations() -> None:
     sgf = ("(;FF[4]GM[6]MI[length:5][game:0][ws:0][bs:0]PW[alice]PB[bob]RE[W+2Resign];W[31hefe];B[42qusu];W[64xrmi]"
            ";B[resign:2];W[reject];B[double];W[take];B[resign:1];W[accept])")  # fmt: skip
-    (played,) = replay(read_match(sgf))
+    (played,) = replay(read_match_text(sgf))
     assert played.result is not None and (played.result.winner, played.result.points, played.result.ended_by) == (0, 2, "resign")
     assert [i.code for i in played.issues if i.severity is Severity.ERROR] == []
     wrong = sgf.replace("RE[W+2Resign]", "RE[W+4Resign]")
-    assert [i.code for g in replay(read_match(wrong)) for i in g.issues if i.severity is Severity.ERROR] == ["result-points"]
+    assert [i.code for g in replay(read_match_text(wrong)) for i in g.issues if i.severity is Severity.ERROR] == ["result-points"]
     stray = sgf.replace(";B[resign:2];W[reject]", ";W[accept]")
-    assert "answer-without-resign" in [i.code for g in replay(read_match(stray)) for i in g.issues]
+    assert "answer-without-resign" in [i.code for g in replay(read_match_text(stray)) for i in g.issues]
 
 
 def test_spellings_with_one_reading() -> None:
@@ -173,7 +173,7 @@ GIBBON = ("(;FF[4]GM[6]MI[length:7][game:0][ws:0][bs:0]PW[alice]PB[bob]{re};W[31
 
 
 def gibbon_resignation(re: str, offered: int) -> tuple[tuple[int, int] | None, list[str], list[str]]:
-    (played,) = replay(read_match(GIBBON.format(re=re, offered=offered)))
+    (played,) = replay(read_match_text(GIBBON.format(re=re, offered=offered)))
     result = (played.result.winner, played.result.points) if played.result else None
     readings = [i.message for i in played.issues if i.code == "resign-reading"]
     return result, readings, [i.code for i in played.issues if i.severity is Severity.ERROR]

@@ -23,12 +23,12 @@ from bgrecord.analysis.measures import CUBE_CATEGORIES, GameSums, Judged, Sums, 
 from bgrecord.escapes import encodable
 from bgrecord.ids import GameState
 from bgrecord.issues import Severity
+from bgrecord.matchkeys import MatchKeys, game_fingerprint
 from bgrecord.position import Play, Position
 from bgrecord.records import Action, CubeAction, MatchRecord, Result, Roll
 from bgrecord.replay import GameReplay, Step
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.stats import MatchKeys, game_fingerprint
 from bgrecord.validate import guarded, internal_issue, replayed
 from bgrecord.words import notation
 from bgrecord.writers import step_state, write_mat

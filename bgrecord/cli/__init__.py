@@ -14,23 +14,28 @@ from bgrecord.cli import streams
 from bgrecord.cli.analyzing import analyze
 from bgrecord.cli.board import board, demo
 from bgrecord.cli.check import read, validate
-from bgrecord.cli.common import worker_count
+from bgrecord.cli.common import Failure, worker_count
 from bgrecord.cli.converting import convert
 from bgrecord.cli.database import find, index
 from bgrecord.cli.replaying import replay_command
 from bgrecord.cli.tables import stats
 from bgrecord.escapes import cut
+from bgrecord.extras import MissingExtra
 
 
 class _Main(click.Group):
     """The group: every command runs with guarded standard streams (:mod:`bgrecord.cli.streams`),
     and ends on a closed output or a stopping signal with the documented status, whoever
-    invokes it (the console script, or a test's CliRunner)."""
+    invokes it (the console script, or a test's CliRunner). An optional package missing
+    wherever a command needs it is the one line that names its extra (exit status 2), never
+    an issue of a file."""
 
     def invoke(self, ctx: click.Context) -> Any:
         streams.install()
         try:
             return super().invoke(ctx)
+        except MissingExtra as exc:
+            raise Failure(str(exc)) from None
         except streams.OutputGone as gone:
             if gone.status != streams.PIPE_CLOSED:
                 click.echo(f"bgrecord: {gone.message}", err=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 from typing import TYPE_CHECKING
 
@@ -73,6 +72,8 @@ def board(identifier: str, dice: str | None, turn: int | None) -> None:
 @click.option("--boards/--no-boards", default=False, show_default=True, help="Draw the board after every turn.")
 def demo(seed: int, boards: bool) -> None:
     """Replay a built-in sample: a random legal game played by the rules core."""
+    import random
+
     from bgrecord.board import ascii_board
     from bgrecord.demo import random_game
 

@@ -123,7 +123,7 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
 
 def _write_stream(output: str, results: list[Conversion], inputs: tuple[str, ...], overwrite: bool, counts: dict[str, int]) -> None:
     """Every match converted, as one OGXM stream."""
-    from bgrecord.formats.ogxm import write_stream
+    from bgrecord.formats.ogxm_writer import write_stream
     from bgrecord.outputs import OutputError, check_target, write_output
 
     members = [member for result in results if result.status == "written" for member in result.members]

@@ -69,12 +69,18 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
                     store.add(kind, rows_of(data))
     except (ValueError, OSError) as exc:
         fail(str(exc))
+    if report.remade:
+        click.echo(f"bgrecord: {one_line(target)}: an index of another version of bgrecord: made again from every file", err=True)
     for file, problem, _ in report.problems:
         click.echo(f"bgrecord: {one_line(file)}: {one_line(problem)}", err=True)
+    for file, problem in report.empty:
+        click.echo(f"bgrecord: {one_line(file)}: warning: {one_line(problem)}", err=True)
     if not quiet:
-        click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged: "
-                   f"{count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
-    inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems))
+        again = f", {len(report.retried):,} read again" if report.retried else ""
+        left_out = f" ({count(len(report.empty), 'file')} gave no games: read again next time)" if report.empty else ""
+        click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged{again}"
+                   f"{left_out}: {count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
+    inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems or report.empty))
 
 
 def _analysis_tables(paths: tuple[str, ...], target: str) -> list[tuple[str, Any]]:
@@ -102,7 +108,7 @@ def _analysis_tables(paths: tuple[str, ...], target: str) -> list[tuple[str, Any
 @click.option("--dice", is_flag=True, help="Also the dice (of a gnubg ID, an XGID or an OGID).")
 @click.option("--cube", is_flag=True, help="Also the cube's value and owner.")
 @click.option("--score", is_flag=True, help="Also the score and the match length.")
-@click.option("--limit", type=click.IntRange(1), help="At most this many occurrences.")
+@click.option("--limit", type=click.IntRange(1), help="At most this many occurrences (the first, in file order; the summary says of how many).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a line an occurrence; json: one document.")  # fmt: skip
 def find(database: str, position: str, dice: bool, cube: bool, score: bool, limit: int | None, output: str) -> None:
@@ -119,7 +125,7 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
       bgrecord find archive.duckdb 4HPwATDgc/ABMA
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
     """
-    from bgrecord.archive import Wanted
+    from bgrecord.archive import Wanted, occurrences
     from bgrecord.archive import find as search
 
     try:
@@ -128,6 +134,7 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
         raise click.BadParameter(str(exc), param_hint="POSITION") from None
     try:
         found = search(database, wanted, limit)
+        total = occurrences(database, wanted) if limit and len(found) == limit else len(found)
         if found:
             from bgrecord.analysis.store import errors_at
 
@@ -135,17 +142,20 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
     except (ValueError, ImportError) as exc:
         fail(str(exc))
     if output == "json":
-        click.echo(json.dumps({"position_id": wanted.position_id, "occurrences": found}, indent=2, ensure_ascii=False))
+        document = {"position_id": wanted.position_id, "total": total, "occurrences": found}
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         for row in found:
             click.echo(_occurrence(row))
-        click.echo(f"{count(len(found), 'occurrence')} of {wanted.position_id}", err=True)
+        shown = f"the first {len(found):,} of {count(total, 'occurrence')}" if total > len(found) else count(total, "occurrence")
+        click.echo(f"{shown} of {wanted.position_id}", err=True)
     if not found:
         raise SystemExit(1)
 
 
 def _occurrence(row: dict[str, Any]) -> str:
-    """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``."""
+    """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``; in a file
+    without lines, the unit its place counts (``file.xg:record 4: ...``), as validate says it."""
     names = (one_line(row["player0"] or "left"), one_line(row["player1"] or "right"))
     actor = names[row["player"]] if row["player"] in (0, 1) else "?"
     move = f", move {row['move']}" if row["move"] else ""
@@ -153,7 +163,8 @@ def _occurrence(row: dict[str, Any]) -> str:
     done = {"move": f"{actor} to play {row['dice']}: {row['play'] or 'no move'}" if row["dice"] else f"{actor} to roll",
             "double": f"{actor} doubles", "take": f"{actor} doubled: taken", "drop": f"{actor} doubled: dropped",
             "setup": f"set up, {actor} to act"}.get(row["action"], f"{actor}: {row['action']}")  # fmt: skip
-    said = f"{one_line(str(row['file']))}:{row['line']}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {one_line(done)}"
+    where = row["line"] if row["unit"] in (None, "line") else f"{row['unit']} {row['line']}"
+    said = f"{one_line(str(row['file']))}:{where}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {one_line(done)}"
     return said + "".join(f"; {one_line(_judged(decision))}" for decision in row.get("analysis") or ())
 
 

@@ -27,7 +27,7 @@ from bgrecord.issues import count
 @click.option("-o", "--output", "games_out", required=True, metavar="FILE", help="Where to write the games table (- for standard output).")
 @click.option("--players", "players_out", metavar="FILE", help="Also write the players table here.")
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
-@click.option("--dice", "dice_out", metavar="FILE", help="Also write the dice table (with chi-square tests) here.")
+@click.option("--dice", "dice_out", metavar="FILE", help="Also write the dice table here, with its chi-square tests (needs scipy: pip install 'bgrecord[dice]').")
 @click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
               help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
                    "(the games table as a folder of Parquet files partitioned by source folder); by default from each "
@@ -51,6 +51,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     is written to a temporary file and renamed into place when complete.
     """
     from bgrecord import stats as tables
+    from bgrecord.matchkeys import Duplicates
     from bgrecord.export import DatasetWriter, TableWriter, needs, write_table
     from bgrecord.export import table_format as format_of
     from bgrecord.outputs import OutputError, check_target, distinct
@@ -69,8 +70,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         for path, _ in named:
             check_target(path, inputs.files, overwrite, folder=format_of(path, table_format) == "dataset")
             needs(format_of(path, table_format))
-        if dice_out or plot:
-            require("scipy.stats")  # the dice table (the plot draws it too)
+        if dice_out:
+            require("scipy.stats")  # the dice table's chi-square tests
         if plot:
             check_target(plot, inputs.files, overwrite)
             require("matplotlib")
@@ -78,8 +79,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         fail(str(exc))
     inputs.report()
     summary = tables.Tables()
-    duplicates = tables.Duplicates()
-    problems = 0
+    duplicates = Duplicates()
+    problems = empty = 0
     try:
         if games_format == "dataset":
             writer: Any = DatasetWriter(games_out.rstrip("/\\"), tables.GAME_COLUMNS, _common_folder(inputs.files))
@@ -88,6 +89,10 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         with writer:
             batch = _Batch(writer)
             for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=tables.failed_rows):
+                if found.empty:
+                    empty += 1
+                    click.echo(f"bgrecord: {one_line(found.path)}: warning: {one_line(found.problem or '')}", err=True)
+                    continue
                 if found.problem:
                     problems += 1
                     click.echo(f"bgrecord: {one_line(found.path)}: {one_line(found.problem)}", err=True)
@@ -112,8 +117,12 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     except (ImportError, OSError) as exc:
         fail(str(exc))
     if not quiet:
-        click.echo(f"{count(len(inputs.files), 'file')}, {count(writer.rows, 'game')} -> {one_line(games_out)}", err=True)
-    inputs.exit(problems > 0)
+        left_out = f" ({empty:,} gave no games)" if empty else ""
+        click.echo(f"{count(len(inputs.files), 'file')}{left_out}, {count(writer.rows, 'game')} -> {one_line(games_out)}", err=True)
+        if duplicates.copies and not dedupe:
+            copies = f"{duplicates.copies:,} games are copies" if duplicates.copies != 1 else "1 game is a copy"
+            click.echo(f"{copies} of others (the same moves and dice): see --dedupe", err=True)
+    inputs.exit(problems > 0, empty > 0)
 
 
 def _said(issue: Any) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import re
-import zlib
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
@@ -59,6 +58,7 @@ FORMATS = {
     "ogxm": Format("ogxm", "an OGXM match or stream", "ogxm"),
     "fibs": Format("fibs", "a FIBS oldmoves log", "fibs"),
     "snowie": Format("snowie", "a Snowie text position", "snowie"),
+    "json": Format("json", "bgrecord's JSON", "bgrjson"),
 }
 
 # Where a folder is searched: the endings of the files the formats above are kept in.
@@ -74,8 +74,10 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 _SGF_GAMES = {"1": "Go", "2": "Othello", "3": "chess", "4": "Gomoku", "5": "Nine Men's Morris", "7": "Chinese chess",
               "8": "Shogi", "9": "Lines of Action", "10": "Ataxx", "11": "Hex", "16": "Amazons"}  # fmt: skip
 _BGF = re.compile(rb'\A\s*+\{\s*+"format"\s*+:\s*+"BGF"')  # anchored: a search through blanks stays linear
+_JSON = re.compile(rb'\A\s*+\[?\s*+\{\s*+"bgrecord"\s*+:')
 _SGF_GAME = re.compile(rb"GM\s*\[\s*([0-9]{1,6})\s*\]")
 _FIBS = re.compile(r"^Score is [0-9]+-[0-9]+ in (?:a [0-9]+ point|an unlimited) match", re.M)
+_FIBS_MONEY = re.compile(r"^Score is [0-9]++-[0-9]++\.?[ \t]*+\r?\n[ \t]*+\S++ is X - \S++ is O", re.M)  # money play: no "in a ..."
 _SNOWIE = re.compile(r"\A[ \t]*+(?:[^;\n]*+;){39}")  # possessive: a line of blanks fails in one pass
 
 
@@ -91,6 +93,8 @@ def detect(source: Input) -> Format | Refusal:
             return Refusal(what)
     if _BGF.match(head):
         return FORMATS["bgf"]
+    if _JSON.match(head):
+        return FORMATS["json"]
     bom = has_bom(head)
     if bom and not bom.startswith("utf-8"):
         text = head.decode(bom, errors="replace").lstrip("\ufeff")
@@ -107,7 +111,7 @@ def detect(source: Input) -> Format | Refusal:
         return FORMATS["sgf"]
     if stripped.startswith("JavaFIBS internal match representation"):
         return Refusal("a JavaFIBS match log (.match)")
-    if _FIBS.search(text):
+    if _FIBS.search(text) or _FIBS_MONEY.search(text):
         return FORMATS["fibs"]
     if _SNOWIE.match(stripped) and "\n" not in stripped.strip()[:2000]:
         return FORMATS["snowie"]
@@ -140,6 +144,8 @@ def unpacked(source: Input) -> tuple[Input, str] | None:
 
 
 def _inflate(source: Input, opener: Callable[[BinaryIO], BinaryIO], kind: str) -> tuple[Input, str]:
+    import zlib
+
     name = source.name or f"<{kind}>"
     with source.open() as raw:
         try:
@@ -162,6 +168,8 @@ class _Gunzip(io.RawIOBase):
     is an error."""
 
     def __init__(self, raw: BinaryIO) -> None:
+        import zlib
+
         super().__init__()
         self._raw = raw
         self._inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
@@ -180,6 +188,8 @@ class _Gunzip(io.RawIOBase):
         return len(data)
 
     def read(self, size: int | None = -1) -> bytes:
+        import zlib
+
         wanted = size if size is not None and size > 0 else 1 << 20
         while not self._done:
             if self._inflater.eof:  # a member ended: another member, or what follows the data
@@ -239,7 +249,7 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         if source.too_large:
             raise TooLarge(f"more than {MAX_INPUT >> 20} MB: not read")
         inner = unpacked(source)
-    except (CorruptInput, ImportError, TooLarge) as exc:
+    except (CorruptInput, TooLarge) as exc:  # a missing package is the environment's: it is raised
         yield refused(source, f"{exc}", "too-large" if isinstance(exc, TooLarge) else "corrupt"), None
         return
     if inner is not None:

@@ -210,15 +210,20 @@ class _Reader:
     def result(self, game: GameRecord, data: dict[str, Any], number: int, after: tuple[int | None, int | None],
                winner: int | None) -> None:
         """The game's end: its points, and its winner as the file says, else from the scores
-        after it, else the player who moved last."""
+        after it, else the player who moved last. The last game of a match may say no points
+        (``wonPoints`` 0) though its entry says who won and the match's final score has
+        grown: its points are what the score gained."""
         points = _int(data.get("wonPoints"), 1, 3 << 15)
+        gained = [(a - b) if a is not None and b is not None else None for a, b in zip(after, game.scores)]
         if points is None:
-            return  # an unfinished game
+            won = gained[winner] if winner is not None else None
+            if winner is None or not won or won < 0 or gained[1 - winner]:
+                return  # an unfinished game
+            points = won
         if winner is not None:
             self.claim(game, data, number, points, winner)
             return
         winner = next((a.player for a in reversed(game.actions) if isinstance(a, Roll)), None)
-        gained = [(a - b) if a is not None and b is not None else None for a, b in zip(after, game.scores)]
         if gained[0] and gained[0] > 0 and not (gained[1] and gained[1] > 0):
             winner = 0
         elif gained[1] and gained[1] > 0 and not (gained[0] and gained[0] > 0):

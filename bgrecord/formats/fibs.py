@@ -8,6 +8,8 @@ numbering, one fixed frame: each side's moves are turned into the mover's number
 their direction (ascending moves are counted from the other end), as GNU Backgammon's
 import.c (``ImportOldmoves``) does. The player named X in the first game is player 0;
 when the sides swap between games, the names decide. Other lines are free text and skipped.
+A ``Score is`` line whose scores are the other way round from what the games before say (a FIBS
+bug GNU Backgammon's importer corrects) is read the way nearer them, with an info.
 
 What this reader does not check: the rules (the replay does).
 """
@@ -20,7 +22,7 @@ from typing import Iterator
 from bgrecord.formats.numbers import number
 from bgrecord.issues import Severity, format_issue
 from bgrecord.limits import MAX_LINES, TooLarge
-from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll
+from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Unreadable
 from bgrecord.source import Input, lines
 
 _SCORE = re.compile(r"Score is ([0-9]{1,6})-([0-9]{1,6})(?: in (?:a ([0-9]{1,6}) point|an unlimited) match)?")
@@ -59,8 +61,8 @@ class _Reader:
         self.loose: list[str] = []  # text as written not yet given to a match or a game
         self.parts: list[str] = []  # the open game's text as written
 
-    def issue(self, message: str, line: int, column: int = 1, severity: Severity = Severity.ERROR) -> None:
-        found = format_issue(severity, "unreadable", message, line, column)
+    def issue(self, message: str, line: int, column: int = 1, severity: Severity = Severity.ERROR, code: str = "unreadable") -> None:
+        found = format_issue(severity, code, message, line, column)
         if self.game is not None:
             self.game.issues.append(found.at(path=self.path, game=self.game.index))
         elif self.match is not None:
@@ -107,6 +109,14 @@ class _Reader:
         self.games += 1
         self.game = GameRecord(self.games, self.games, self.start_line, self.names)
         self.game.scores = (o_score, x_score) if self.swap else (x_score, o_score)
+        self.game.score_line = self.start_line
+        expected = self.expected
+        if expected is not None and _differ(self.game.scores[::-1], expected) < _differ(self.game.scores, expected):
+            # "the score is swapped (due to fibs oldmoves bug)" (GNU Backgammon's import.c): the reading closer to the games before
+            self.game.scores = self.game.scores[::-1]
+            self.issue(f"the score line gives the scores the other way round ({x_score}-{o_score}): read as "
+                       f"{self.names[0]} {self.game.scores[0]}, {self.names[1]} {self.game.scores[1]}, nearer what the games before say (a FIBS bug)",
+                       self.start_line, 1, Severity.INFO, "score-swapped")
         if self.names not in ((x_name, o_name), (o_name, x_name)):
             self.issue(f"new players ({x_name}, {o_name}) in the middle of the log: read as the same match", line, 1, Severity.WARNING)
 
@@ -122,12 +132,12 @@ class _Reader:
             steps = [(_point(a), _point(b)) for a, b in _STEP.findall(rest)]
             if not steps or len(steps) > 8:
                 self.issue(f"cannot read the moves {rest[:40]!r}", line, column)
-                return None
+                return Unreadable(player, None, line, column, body)
             if _ascending(steps):
                 steps = [(s if s in (0, 25) else 25 - s, t if t in (0, 25) else 25 - t) for s, t in steps]
             if any(not (1 <= s <= 25 and 0 <= t <= 24) for s, t in steps):
                 self.issue(f"a move that is not on the board: {rest[:40]!r}", line, column)
-                return None
+                return Unreadable(player, None, line, column, body)
             tokens = tuple(MoveToken((s, t), (False, False), 1, f"{s}/{t}", 0) for s, t in steps)
             return Roll(player, None, line, column, body, dice, tokens)
         if lowered.startswith("doubles"):
@@ -145,11 +155,23 @@ class _Reader:
                 self.issue("a number of points beyond what backgammon can mean", line, column)
                 return None
             return Result(player, None, line, column, body, "win", points, "match" in lowered)
+        if body.startswith("("):  # a roll's shape: dice that are no dice, or a play that does not read
+            self.issue(f"cannot read the roll {body[:40]!r}", line, column)
+            return Unreadable(player, None, line, column, body)
         self.issue(f"cannot read {body[:40]!r}", line, column, Severity.WARNING)
         return None
 
+    expected: tuple[int, int] | None = None  # the score after the last game, by its score and its 'wins' line
+
     def close(self) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         if self.game is not None and self.match is not None:
+            wins = [a for a in self.game.actions if isinstance(a, Result) and a.kind == "win" and a.player is not None and a.points is not None]
+            scores = self.game.scores
+            self.expected = None
+            if wins and None not in scores:
+                after = [int(scores[0] or 0), int(scores[1] or 0)]
+                after[wins[-1].player or 0] += wins[-1].points or 0
+                self.expected = (after[0], after[1])
             self.game.raw = "".join(self.parts)
             yield self.match, self.game
         self.game, self.parts = None, []
@@ -164,6 +186,10 @@ class _Reader:
         yield from self.close()
         if not produced and self.match is not None:
             yield self.match, None
+
+
+def _differ(scores: tuple[int | None, int | None], expected: tuple[int, int]) -> int:
+    return sum(1 for a, b in zip(scores, expected) if a != b)
 
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:

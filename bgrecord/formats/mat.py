@@ -32,8 +32,11 @@ _GAME = r"[ \t]*game[ \t]+(?:#[ \t]*)?[0-9]+[^\n]*"
 _MATCH = (r"[ \t]*(?:[0-9]+[ \t]*[- \t][ \t]*(?:points?|pts?\.?)[ \t]+match|match[ \t]+(?:of|to)[ \t]+[0-9]+(?:[ \t]+points?)?"
           r"|match[ \t]+length[ \t]*:?[ \t]*[0-9]+)(?![0-9A-Za-z])[^\n]*")
 _NAMES = r"[ \t]*[^\s:;#()/]+[ \t]+[^\s:;#()/]+[ \t]*"  # a .gam game's first line: two names
-_MAT_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
-_ANY_CUTS = re.compile(rf"^(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)
+# Searched in the block after a "\n" (each block starts a line): the search jumps from line end to
+# line end, and a row ("12) ...", most lines) is passed over at its first characters.
+_NOT_ROW = r"(?![ \t]*+[0-9]++\))"
+_MAT_CUTS = re.compile(rf"\n{_NOT_ROW}(?:(?P<game>{_GAME})|(?P<match>{_MATCH}))$", re.I | re.M)
+_ANY_CUTS = re.compile(rf"\n{_NOT_ROW}(?:(?P<game>{_GAME})|(?P<match>{_MATCH})|(?P<gam>{_NAMES}))$", re.I | re.M)
 _HEADER_LIKE = re.compile(r"[ \t]*(?:[;#][^\n]*)?")  # comment, tag or blank: may open the next match
 _NUMBER = re.compile(r"[0-9]+")
 # a header line that says money play in words, where others write "0 point match"
@@ -84,18 +87,19 @@ class Cutter:
         pattern = _MAT_CUTS if self.seen_match else _ANY_CUTS
         starts = None if raw is text else [0] + [found.end() for found in LINE_END.finditer(raw)]
         position = index = 0  # an offset in the block, and the index of its line there
-        found = pattern.search(text)
+        padded = "\n" + text  # each cut starts at a line end: the search passes over a row at its first characters
+        found = pattern.search(padded)
         while found is not None:
-            start = found.start()
+            kind = found.lastgroup or "game"
+            start = found.start(kind) - 1  # in ``text``
             start_index = index + text.count("\n", position, start)
             self.append(text, raw, starts, (position, index), (start, start_index))
             position, index = start, start_index
-            kind = found.lastgroup or "game"
             yield from self.cut(kind, self.next_line + index)
             if kind in ("match", "game"):  # a .mat file: from here on, two words on a line are no .gam game
                 self.seen_match = True
                 pattern = _MAT_CUTS
-            found = pattern.search(text, found.end())
+            found = pattern.search(padded, found.end())
         end_index = index + text.count("\n", position)
         self.append(text, raw, starts, (position, index), (len(text), end_index))
         self.next_line += end_index + (bool(text) and not text.endswith("\n"))
@@ -281,6 +285,8 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
             match, games = MatchRecord(source.name, "mat", encoding), 0
         if chunk.kind == "gam":
             match.format = "gam"
+            if match.length is None:
+                match.length = 0  # single games: money play, as GNU Backgammon's import reads them
         games += 1
         if games == 1 and chunk.kind == "game" and match.length is None and not any(i.code == "match-length" for i in match.issues):
             missing = format_issue(Severity.ERROR, "missing-match-length", "no 'N point match' line before the first game", chunk.line, 1)

@@ -117,11 +117,11 @@ class GameBuilder:
         the reader: two cells, the usual row, are placed here without ``place``.)"""
         line = self.chunk.line + (token.line or 1) - 1
         indent = (token.column or 1) - 1  # only the first line can start after some blanks
-        row = self.grammar.row.fullmatch
+        plain, row = self.grammar.plain_row.fullmatch, self.grammar.row.fullmatch
         action, actions = self.action, self.record.actions
         for text in token.split("\n")[:-1]:
             self.enough()
-            found = row(text)
+            found = plain(text) or row(text)
             if found is None:  # not one row of cells: read it cell by cell, or say why not
                 self.body_line(text, line, indent)
             else:

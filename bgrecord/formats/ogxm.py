@@ -1,6 +1,6 @@
-"""OGXM matches (``.ogxm``) and streams of them (``.ogxms``, often ``.ogxms.zst``): read and
-write, through the ``ogxm`` package (the format's reference codec; bgrecord holds no copy of
-the format's rules).
+"""OGXM matches (``.ogxm``) and streams of them (``.ogxms``, often ``.ogxms.zst``): read
+through the ``ogxm`` package (the format's reference codec; bgrecord holds no copy of the
+format's rules). Writing is :mod:`bgrecord.formats.ogxm_writer`'s.
 
 Reading: every member of a stream is a match; the codec gives its JSON projection, whose
 plies become the actions the replay checks. White is player 0 (the left column of a .mat
@@ -9,40 +9,30 @@ fixed frame: 0 White's bar, 25 Black's; White moves up, Black down) and ``pips``
 corrupt member is one error at its byte offset, and reading goes on with the next member.
 A location is the ply's number in its game (``unit`` "ply").
 
-Writing (:func:`write_ogxm`): a replayed record as OGXM v2 bytes, refused (``OgxmWriteError``)
-for what OGXM cannot hold as bgrecord knows it (beavers, raccoons, a board set up by hand).
-
 What this module does not check: the rules (the replay does).
 """
 
 from __future__ import annotations
 
-import io
-import itertools
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
 from bgrecord.formats import each_game, refused
 from bgrecord.issues import Severity, format_issue
 from bgrecord.limits import MAX_ACTIONS, MAX_MEMBER
-from bgrecord.position import BAR, CHECKERS, OFF, Dice, LegalPlay, Position
+from bgrecord.position import BAR, CHECKERS, OFF, Position
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
 from bgrecord.source import Input
 
-_DICE_IDS = [(low, high) for low in range(1, 7) for high in range(low, 7)]  # action ids 0-20
+DICE_IDS = [(low, high) for low in range(1, 7) for high in range(low, 7)]  # action ids 0-20
 DOUBLE, TAKE, DROP, GAME_OVER, MATCH_OVER, FINAL, RESIGN_GAME, RESIGN_MATCH, FORFEIT, NULL, SET_POSITION = range(21, 32)
 _SETTLE, _CUBE_SET = 34, 36
 _LEVELS = {"single": 1, "gammon": 2, "backgammon": 3}
-_SOURCES = {"mat": 1, "gam": 1, "sgf": 1, "fibs": 1, "xg": 2, "xgp": 2, "bgf": 4}
 
 
 def codec() -> Any:
     return require("ogxm")
-
-
-class OgxmWriteError(ValueError):
-    """A record that OGXM (as bgrecord writes it) cannot hold."""
 
 
 # --- reading ---
@@ -116,6 +106,14 @@ class _Reader:
         game.scores = (int(start[0]), int(start[1])) if valid else ((0, 0) if index == 1 else (None, None))  # type: ignore[index]
         if data.get("is_crawford"):
             game.note = "Crawford"
+        board = data.get("initial_board")
+        if data.get("is_default_board") is False and board is not None:
+            first = _player(data.get("first_to_move"))  # a colour, as a ply's (1 White)
+            origin = self.board(game, 0, board, first, None)
+            if origin is None:
+                return game  # a game from a board that cannot be read is not replayed from the standard one
+            origin.text = f"initial board {origin.setup}"
+            game.actions.append(origin)
         cube = data.get("initial_cube_value", 1)
         automatic = data.get("auto_doubles", 0)
         if isinstance(cube, int) and isinstance(automatic, int) and (cube > 1 or automatic > 0):
@@ -140,7 +138,7 @@ class _Reader:
         player = _player(ply.get("color"))
         if isinstance(kind, int) and 0 <= kind <= 20:
             dice = (ply.get("d1"), ply.get("d2"))
-            if player is None or dice != _DICE_IDS[kind] and dice[::-1] != _DICE_IDS[kind]:
+            if player is None or dice != DICE_IDS[kind] and dice[::-1] != DICE_IDS[kind]:
                 self.issue(game, f"a roll of {quoted(dice)} for action {kind}, by color {quoted(ply.get('color'))}", number)
                 return None
             steps = _steps(player, ply.get("moves"))
@@ -149,8 +147,8 @@ class _Reader:
                 return None
             tokens = tuple(MoveToken((s, t), (False, False), 1, f"{'bar' if s == BAR else s}/{'off' if t == OFF else t}", 0) for s, t in steps)
             d1, d2 = int(dice[0]), int(dice[1])  # type: ignore[arg-type]
-            text = f"{d1}{d2}: " + (" ".join(t.text for t in tokens) or "Cannot Move")
-            return Roll(player, None, number, None, text, (d1, d2), tokens, "" if tokens else "cannot move")
+            # no steps: a dance, or dice rolled and not played (before a resignation): the replay tells
+            return Roll(player, None, number, None, f"{d1}{d2}: " + " ".join(t.text for t in tokens), (d1, d2), tokens)
         if kind in (DOUBLE, TAKE, DROP) and player is not None:
             word, text = {DOUBLE: ("double", "Doubles"), TAKE: ("take", "Takes"), DROP: ("drop", "Drops")}[kind]
             return CubeAction(player, None, number, None, text, word)
@@ -161,28 +159,43 @@ class _Reader:
             return None
         if kind == SET_POSITION:
             self.issue(game, "a board set by hand (a play the source could not record as legal)", number, "set-position", Severity.WARNING)
-            return self.set_position(game, number, ply)
+            # the ply's colour is the player on roll, whose turn the set-up does not end (the codec's
+            # rule); with dice, it stands for the other's play of them (an illegal play, recorded as its board)
+            die1, die2 = ply.get("d1"), ply.get("d2")
+            played = (die1, die2) if isinstance(die1, int) and isinstance(die2, int) and 1 <= die1 <= 6 and 1 <= die2 <= 6 else None
+            return self.board(game, number, ply.get("set_position"), player, played)
         self.issue(game, f"an OGXM action (id {kind}) that bgrecord does not read: the rest of the game is not checked", number)
         return Unreadable(player, None, number, None, f"action {kind}")
 
-    def set_position(self, game: GameRecord, number: int, ply: dict[str, Any]) -> Action | None:
-        cells = ply.get("set_position")
-        if not isinstance(cells, list) or len(cells) != 26 or not all(isinstance(c, int) for c in cells):
-            self.issue(game, "a set position without its 26 points", number)
+    def board(self, game: GameRecord, number: int, cells: Any, on_roll: int | None, played: tuple[int, int] | None) -> SetPosition | None:
+        """A board of 26 signed counts (a game's ``initial_board``, a ``set_position`` ply:
+        index 0 White's bar ... 25 Black's, White's checkers positive) as a set-up, with the
+        player to act next where known; ``played``: the dice of the play it stands for."""
+        if not isinstance(cells, list) or len(cells) != 26 or not all(isinstance(c, int) and -CHECKERS <= c <= CHECKERS for c in cells):
+            self.issue(game, "a board without its 26 points", number)
             return None
-        white, black = [0] * 26, [0] * 26
-        for pip, count in enumerate(cells):
-            if count > 0:
-                white[BAR - pip] += count
-            elif count < 0:
-                black[pip] += -count
-        white[OFF], black[OFF] = CHECKERS - sum(white), CHECKERS - sum(black)
-        mover = _player(ply.get("color"))
-        position = Position((tuple(white), tuple(black)), 1 - mover if mover is not None else 0)
+        mover = 1 - on_roll if on_roll is not None and played is not None else None  # whose play of ``played`` it stands for
+        next_up = on_roll if mover is None else None
+        position = board_position(cells, next_up or 0)  # a "board" set-up's ID is from the side of its on_roll, else player 0's
         if not position.is_valid():
-            self.issue(game, "a set position that is not a position", number)
+            self.issue(game, "a board that is not a position", number)
             return None
-        return SetPosition(mover, None, number, None, f"set position {position.id()}", "board", position.id(), None, position.turn)
+        return SetPosition(mover, None, number or 1, None, f"set position {position.id()}", "board", position.id(), played, next_up)
+
+
+def board_position(cells: list[int], turn: int) -> Position:
+    """The position of OGXM's 26 signed counts (index 0 White's bar, 1-24 the points from
+    White's start, 25 Black's bar; White's checkers positive), which may not be valid (a
+    checker on the other's bar, more than 15)."""
+    white, black = [0] * 26, [0] * 26
+    for pip, count in enumerate(cells):
+        if count > 0:
+            white[BAR - pip] += count  # pip 25 is White's "off": not a place for a checker on the board
+        elif count < 0:
+            black[pip] += -count
+    white[OFF] = CHECKERS - sum(white) if cells[25] <= 0 else -1
+    black[OFF] = CHECKERS - sum(black) if cells[0] >= 0 else -1
+    return Position((tuple(white), tuple(black)), turn)
 
 
 def _player_of_winner(value: Any) -> int | None:
@@ -216,11 +229,7 @@ def _members(source: Input, problems: list[tuple[int, str]]) -> Iterator[tuple[i
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """Each match of an OGXM file or stream, game by game."""
-    try:
-        ogxm = codec()
-    except ImportError as exc:
-        yield refused(source, str(exc), "missing-dependency", format="ogxm"), None
-        return
+    ogxm = codec()
     problems: list[tuple[int, str]] = []
     count = 0
     for offset, member in _members(source, problems):
@@ -241,116 +250,3 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
         for problem_offset, message in problems or [(0, "no OGXM match could be read")]:
             match.issues.append(format_issue(Severity.ERROR, "corrupt-member", message, problem_offset, None).at(path=source.name, unit="byte"))
         yield match, None
-
-
-# --- writing ---
-
-
-def _dice_id(dice: tuple[int, int]) -> int:
-    return _DICE_IDS.index((min(dice), max(dice)))
-
-
-def _ply_steps(player: int, play: LegalPlay, dice: tuple[int, int]) -> list[dict[str, int]]:
-    """The play's moves as OGXM steps, in an order that replays, each with the die it uses
-    (a bear-off with a larger die says the die)."""
-    left = Dice(*dice).pips()
-    steps = []
-    for move in play.play.moves:
-        distance = move.source - move.target
-        die = distance if distance in left else min(d for d in left if d > distance)
-        left.remove(die)
-        steps.append({"from": BAR - move.source if player == 0 else move.source, "pips": die})
-    return steps
-
-
-def document(match: MatchRecord, games: Iterable[Any]) -> dict[str, Any]:
-    """The OGXM JSON document of a replayed record (``games``: its GameReplays, each used
-    once, as they come)."""
-    from bgrecord.rules import rules_for
-
-    rules = rules_for(match)
-    each = iter(games)
-    first = next(each, None)
-    names = first.game.names if first is not None else match.players
-    doc: dict[str, Any] = {
-        "match_length": match.length or 0, "player_white": names[0], "player_black": names[1],
-        "variant": "nackgammon" if rules.variant.value == "nackgammon" else "backgammon",
-        "crawford": bool(match.length) and rules.crawford, "jacoby": not match.length and rules.jacoby,
-        "source": _SOURCES.get(match.format, 0), "checksum": "crc32", "games": [],
-    }  # fmt: skip
-    if rules.cube_limit and rules.cube_limit & (rules.cube_limit - 1) == 0:
-        doc["cube_limit"] = rules.cube_limit
-    for key, tag in (("event", "Event"), ("round", "Round")):
-        value = match.tag(tag)
-        if value:
-            doc[key] = value[:120]
-    if first is not None and first.score != (0, 0):
-        doc["score_start"] = list(first.score)
-    for replayed in itertools.chain([first] if first is not None else [], each):
-        doc["games"].append(_game(replayed))
-        if _starts_nackgammon(replayed):
-            doc["variant"] = "nackgammon"  # DailyGammon's way: a set-up of the Nackgammon start
-    return doc
-
-
-def _starts_nackgammon(replayed: Any) -> bool:
-    from bgrecord.position import Position, Variant
-
-    first = replayed.steps[0] if replayed.steps else None
-    return bool(first and first.kind == "setup" and first.after is not None
-                and first.after.sides == Position.start(Variant.NACKGAMMON).sides)  # fmt: skip
-
-
-def _game(replayed: Any) -> dict[str, Any]:
-    plies: list[dict[str, Any]] = []
-    for number, step in enumerate(replayed.steps):
-        if step.kind == "setup" and number == 0 and _starts_nackgammon(replayed):
-            continue  # written as the match's variant
-        if step.player is None and step.kind != "win":
-            if step.kind == "setup":
-                raise OgxmWriteError(f"game {replayed.game.index}: a board set up by hand, which bgrecord does not write to OGXM")
-            continue
-        color = 1 if step.player == 0 else 0
-        if step.kind == "move" and step.dice is not None:
-            if step.play is None:
-                continue  # rolled, then resigned: OGXM records the resignation
-            plies.append({"action_id": _dice_id(step.dice), "color": color, "d1": min(step.dice), "d2": max(step.dice),
-                          "moves": _ply_steps(step.player, step.play, step.dice)})  # fmt: skip
-        elif step.kind in ("double", "take", "drop"):
-            plies.append({"action_id": {"double": DOUBLE, "take": TAKE, "drop": DROP}[step.kind], "color": color})
-        elif step.kind in ("beaver", "raccoon"):
-            raise OgxmWriteError(f"game {replayed.game.index}: a {step.kind}, which bgrecord does not write to OGXM")
-        elif step.kind == "setup":
-            raise OgxmWriteError(f"game {replayed.game.index}: a board set up by hand, which bgrecord does not write to OGXM")
-    game: dict[str, Any] = {"plies": plies}
-    result = replayed.result if replayed.checked else None
-    if result is not None:
-        if result.ended_by == "resign":
-            level = {1: "single", 2: "gammon", 3: "backgammon"}[result.kind]
-            plies.append({"action_id": RESIGN_GAME, "color": 0 if result.winner == 0 else 1, "resign_value": level})
-            plies.append({"action_id": GAME_OVER})
-        game["winner"], game["points_won"] = result.winner, result.points
-    if replayed.game.initial_cube:
-        game["initial_cube_value"] = replayed.game.initial_cube
-    return game
-
-
-def write_ogxm(match: MatchRecord, games: Iterable[Any]) -> bytes:
-    """OGXM v2 bytes of a replayed match, checked by the codec (``v2_problem``)."""
-    ogxm = codec()
-    doc = document(match, games)
-    problem = ogxm.v2_problem(doc)
-    if problem:
-        raise OgxmWriteError(f"the OGXM codec refuses this match ({problem})")
-    data: bytes = ogxm.json_to_binary(doc)
-    return data
-
-
-def write_stream(members: list[bytes]) -> bytes:
-    """Matches as one OGXM stream (``.ogxms``)."""
-    ogxm = codec()
-    out = io.BytesIO()
-    writer = ogxm.StreamWriter(out)
-    for member in members:
-        writer.write(member)
-    return out.getvalue()

@@ -1,13 +1,17 @@
 """The SGF reader: backgammon game trees (GM[6]) as GNU Backgammon writes them -> records.
 
 Parsed with ``grammars/sgf.lark``. White (``W``, ``PW``) is player 0, the left column of a
-.mat file; Black is player 1. The main line of each game tree is read; variations, analysis
-(``A``, ``DA``, ``LU``...), marks and comments are kept only in the raw text. A beaver is
+.mat file; Black is player 1. The main line of each game tree is read (its nodes, then its
+first variation's, and so on); the other variations, analysis (``A``, ``DA``, ``LU``...), marks
+and comments are kept only in the raw text. ``MI``'s tags are read in any case; ``RE`` in any
+node of the main line (some writers put it last). A beaver is
 written as a second ``double`` (by the doubled player, before any take): it is read as a
 beaver, a third as a raccoon. The variant in ``RU[Crawford:Nackgammon]`` (the part that is no
 rule) is given as the ``Variation`` tag. A resignation has no node in GNU Backgammon's SGF: it is read
 from ``RE[W+2R]``; Gibbon (libgsgf) writes ``B[resign:2]`` (an offer, by level) and the
-other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``.
+other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``. A last node holding only
+``PL`` and ``DI`` is dice rolled and not played (before a resignation), as a .mat's ``???``;
+``CV`` and ``CP`` before the first action are the cube the game starts with.
 
 Does not check: whether moves are legal, whether scores add up (the replay's work).
 """
@@ -26,7 +30,7 @@ from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.grammars import grammar_text
 from bgrecord.issues import Severity, format_issue
 from bgrecord.limits import MAX_ACTIONS, MAX_DEPTH, MAX_GAME_TEXT, TooLarge
-from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag
+from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
 from bgrecord.source import LINE_END, Input
 
 _SETUP = {"AE", "AW", "AB", "PL", "DI", "CV", "CP", "CO"}
@@ -34,9 +38,12 @@ _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO",
 _READ = _SETUP | _ROOT | {"W", "B"}
 _VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
+_BOARD_SETUP = re.compile(r"A[EWB]\[")
+_PLAYER_ON_ROLL = re.compile(r"PL\[([^\]]*)\]")
 _RULES = {"crawford", "crawfordgame", "jacoby", "nocube", "beaver", "beavers", "holland"}  # RU's rules (gnubg's sgf.c)
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
 _RESULT = re.compile(r"([WB])\+([0-9]+)(R|Resign)?$", re.I)
+_UNSCORED = re.compile(r"(?:([WB])\+(?:R|Resign)?|\?|Void)$", re.I)  # a winner without points (W+R, W+Resign), unknown (?), none (Void)
 _RESIGN = re.compile(r"resign(?::([0-9]{1,6}))?$", re.I)
 _MOVE = re.compile(r"([1-6])([1-6])((?:[a-z]{2}){0,4})$")
 
@@ -104,11 +111,12 @@ def point_of(letter: str, player: int) -> int:
 
 
 # A parenthesis, or a run of everything else (text and whole values, which may hold
-# parentheses): a game tree's nodes are one run, so the splitter loops per tree, not per value.
+# parentheses; a backslash and a line end is a soft line break): a game tree's nodes are one
+# run, so the splitter loops per tree, not per value.
 _MAX_NODES = 4 * MAX_ACTIONS  # nodes of a game tree (an action is a node; set-ups and notes are more)
 # Matched at one place at a time (never searched for): a value left open fails once, at its
 # start, where a search would try again from every later "[" (quadratic in a run of them).
-_TREE_TOKENS = re.compile(r"[()]|(?:[^()\[]++|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\])++")
+_TREE_TOKENS = re.compile(r"[()]|(?:[^()\[]++|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\])++", re.S)
 
 
 def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, int]]:
@@ -172,7 +180,8 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """The games of an SGF collection, each as soon as its tree is read (one parse per game
     tree: a tree that does not parse costs one error, the others are read). The text between
     trees stays with the game before it (or the match, before the first), so that the
-    records give the file back."""
+    records give the file back. A tree whose ``MI`` says game 0 after other games starts
+    another match (a file of several matches, as bgrecord writes one)."""
     encoding, blocks = source.text_blocks()
     match = MatchRecord(source.name, "sgf", encoding)
     path = source.name
@@ -202,6 +211,11 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
             continue
         index += 1
         game = _read_tree(match, index, text, line, column, issue)
+        if game is not None and index > 1 and game.number == 1 and held is not None:  # MI[game:0] again: a new match
+            yield match, held
+            held, index = None, 1
+            match = MatchRecord(source.name, "sgf", encoding)
+            game = _read_tree(match, index, text, line, column, issue)
         if game is None:
             (held if held is not None else match).raw += text
             continue
@@ -241,20 +255,34 @@ def _read_tree(match: MatchRecord, index: int, text: str, line: int, column: int
             token.line if token else line, token.column if token else column, index,
         )
         return None
-    game = _read_game(match, index, nodes, match.path)
+    nodes, others = _main_line(nodes, variations)
+    game = _read_game(match, index, nodes, match.path, issue)
     game.raw = text
-    if variations:
-        first = variations[0][0][0][0].token.line if variations[0][0] and variations[0][0][0] else None
-        issue(Severity.WARNING, "variations", "variations in the game tree: only the main line is read", first, None, index)
+    if others:
+        first = others[0][0][0][0].token.line if others[0][0] and others[0][0][0] else None
+        count = f"{len(others)} other line{'s' if len(others) > 1 else ''}"
+        issue(Severity.INFO, "variations", f"variations in the game tree: the main line (each node's first variation) is read, not the {count}", first, None, index)
     return game
 
 
-def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path: str | None) -> GameRecord:
+def _main_line(nodes: list[list[Property]], variations: list[Any]) -> tuple[list[list[Property]], list[Any]]:
+    """The game's course, as SGF says: the tree's nodes, then its first variation's, and so
+    on; and the other variations (analysis lines, not read)."""
+    main, others = list(nodes), []
+    while variations:
+        (child, variations), *rest = variations
+        main += child
+        others += rest
+    return main, others
+
+
+def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path: str | None, issue: Callable[..., None]) -> GameRecord:
     root = {prop.ident: prop for prop in nodes[0]}
     first_line = nodes[0][0].token.line or 1
     game = GameRecord(index=index, number=index, line=first_line)
     game.properties = {prop.ident: prop.values for prop in nodes[0]}
-    info = dict(value.split(":", 1) for value in game.properties.get("MI", ()) if ":" in value)
+    # MI's tags are case-insensitive (the backgammon SGF specification); unknown tags are ignored
+    info = {key.strip().lower(): value for key, value in (value.split(":", 1) for value in game.properties.get("MI", ()) if ":" in value)}
     for key in ("length", "game", "ws", "bs"):
         if key in info and number(info[key]) is None:
             game.issues.append(format_issue(Severity.ERROR, "match-info", f"MI[{key}:{info[key][:20]}] is not a number backgammon can mean",
@@ -262,11 +290,16 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
     length = number(info.get("length", ""))
     if length is not None and match.length is None:
         match.length = length
+    elif "length" not in info and match.length is None:  # as GNU Backgammon reads it (and writers leave MI out of money play)
+        match.length = 0
+        issue(Severity.INFO, "money-by-default", "no match length (MI[length:N]): read as money play, as GNU Backgammon does", first_line, None, index)
     game_number = number(info.get("game", ""))
     if game_number is not None:
         game.number = game_number + 1  # gnubg counts games from 0
     game.names = (_first(root, "PW"), _first(root, "PB"))
     game.scores = (number(info.get("ws", "")), number(info.get("bs", "")))
+    if "MI" in root:  # the scores' place: the MI property
+        game.score_line, game.score_columns = root["MI"].token.line, (root["MI"].token.column, root["MI"].token.column)
     game.ratings = (number(_first(root, "WR")), number(_first(root, "BR")))
     if index == 1:
         for ident, key in _TAGS.items():
@@ -276,24 +309,35 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
         if variant:  # RU[Crawford:Jacoby:Nackgammon]: the part that is not a rule names the variant
             match.tags.append(Tag("Variation", variant[0].strip(), root["RU"].token.line or 1))
     doubles = 0
+    acted = -1  # the count of actions after a node that only set up the board
     for node in nodes:
         props = {prop.ident: prop for prop in node}
+        if not any(isinstance(action, (Roll, CubeAction)) for action in game.actions):
+            _starting_cube(game, props)
         for player, ident in ((0, "W"), (1, "B")):
             if ident in props:
                 action, doubles = _action(props[ident], player, doubles, game, path)
                 if action is not None:
                     game.actions.append(action)
         setup = [prop for prop in node if prop.ident in _SETUP]
-        if setup and node is not nodes[0] or (node is nodes[0] and any(p.ident in ("AE", "AW", "AB") for p in setup)):
+        rolled = _rolled(node, setup) if node is nodes[-1] and node is not nodes[0] else None
+        if rolled is not None:
+            game.actions.append(rolled)
+        elif setup and node is not nodes[0] or (node is nodes[0] and any(p.ident in ("AE", "AW", "AB") for p in setup)):
             token = setup[0].token
             text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
             dice = props["DI"].values[0] if "DI" in props else ""
-            game.actions.append(
-                SetPosition(None, None, token.line or 1, token.column or 1, text, "sgf", text,
-                            (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None)
-            )
-    if "RE" in root:
-        prop = root["RE"]
+            to_play = (int(dice[0]), int(dice[1])) if re.fullmatch(r"[1-6]{2}", dice) else None
+            before = game.actions[-1] if game.actions and acted == len(game.actions) else None
+            if isinstance(before, SetPosition) and before.kind == "sgf":  # a set-up spread over several nodes is one set-up
+                text = before.setup + text
+                token, to_play = Token("PROPERTY", "", line=before.line, column=before.column), to_play or before.dice
+                game.actions.pop()
+            game.actions.append(SetPosition(None, None, token.line or 1, token.column or 1, text, "sgf", text, to_play, _on_roll(text)))
+        acted = len(game.actions) if setup and not any(ident in props for ident in ("W", "B")) else -1
+    results = [prop for node in nodes for prop in node if prop.ident == "RE"]  # a game-info property: the root, or any node
+    if results:
+        prop = results[-1]
         found = _RESULT.match(prop.values[0].strip())
         if found and number(found.group(2), MAX_CUBE * 3) is None:
             found = None
@@ -303,12 +347,59 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                 Result(player, None, prop.token.line or 1, prop.token.column or 1, f"RE[{prop.values[0]}]", "win",
                        int(found.group(2)), False, bool(found.group(3)))
             )
+        elif _UNSCORED.match(prop.values[0].strip()):
+            game.properties["RE"] = prop.values  # no points written: the next game's score may tell them (replay)
         elif prop.values[0].strip():
             game.issues.append(
                 format_issue(Severity.WARNING, "result", f"unreadable result RE[{prop.values[0]}]", prop.token.line, prop.token.column)
                 .at(path=path, game=index)
             )
     return game
+
+
+def _on_roll(setup: str) -> int | None:
+    """Who acts after a set-up that places checkers (its last ``PL``). A node of ``PL`` and
+    ``DI`` alone (GNU Backgammon's dice set before a move) says nothing the turn order does not:
+    it is checked against it, never taken over it."""
+    if not _BOARD_SETUP.search(setup):
+        return None
+    found = _PLAYER_ON_ROLL.findall(setup)
+    return {"W": 0, "B": 1}.get(found[-1].strip()[:1].upper()) if found else None
+
+
+def _starting_cube(game: GameRecord, props: dict[str, Property]) -> None:
+    """The cube set before the game's first action: ``CV[4]`` its value, ``CP[w]``, ``CP[b]``
+    or ``CP[c]`` its owner (White, Black, centred)."""
+    if "CV" in props:
+        value = number(props["CV"].values[0].strip(), MAX_CUBE)
+        game.initial_cube = value if value and value & (value - 1) == 0 else game.initial_cube
+    if "CP" in props:
+        game.initial_cube_owner = {"w": 0, "b": 1}.get(props["CP"].values[0].strip()[:1].lower())
+
+
+def _rolled(node: list[Property], setup: list[Property]) -> Roll | None:
+    """The last node of a game that only says who is on roll and the dice (``PL[B]DI[33]``):
+    GNU Backgammon's record of dice rolled and not played (the game ended: a resignation),
+    read as a roll without a play, as a .mat's ``33: ???``."""
+    props = {prop.ident: prop for prop in setup}
+    if len(setup) != len(node) or set(props) != {"PL", "DI"}:
+        return None
+    player = {"W": 0, "B": 1}.get(props["PL"].values[0].strip().upper())
+    dice = props["DI"].values[0].strip()
+    if player is None or not re.fullmatch(r"[1-6]{2}", dice):
+        return None
+    token = props["DI"].token
+    text = "".join(prop.ident + "".join(f"[{v}]" for v in prop.values) for prop in setup)
+    return Roll(player, None, token.line or 1, token.column or 1, text, (int(dice[0]), int(dice[1])), (), "unplayed")
+
+
+def unscored_result(value: str) -> tuple[bool, int | None]:
+    """Whether an ``RE`` value writes no points (``W+R``, ``W+Resign``, ``?``, ``Void``, or
+    nothing), and the winner it names (0 White, 1 Black, None: not named)."""
+    found = _UNSCORED.match(value.strip())
+    if not value.strip() or found is None:
+        return not value.strip(), None
+    return True, None if found.group(1) is None else "WB".index(found.group(1).upper())
 
 
 def _first(root: dict[str, Property], ident: str) -> str:
@@ -331,11 +422,11 @@ def _action(prop: Property, player: int, doubles: int, game: GameRecord, path: s
     if word in ("accept", "reject"):
         return Result(player, None, line, column, text, word), doubles
     found = _MOVE.match(value)
-    if not found:
+    if not found:  # an error, and the game is not checked past it (the replay stops at an Unreadable)
         game.issues.append(
             format_issue(Severity.ERROR, "unreadable", f"cannot read the move {quoted(text)}", line, column).at(path=path, game=game.index)
         )
-        return None, 0
+        return Unreadable(player, None, line, column, text), 0
     dice = (int(found.group(1)), int(found.group(2)))
     letters = found.group(3)
     moves = tuple(

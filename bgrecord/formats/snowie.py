@@ -55,6 +55,19 @@ def snowie_position(fields: list[str], on_roll: int) -> Position:
     return position
 
 
+def snowie_fields(position: Position, on_roll: int, names: tuple[str, str], scores: tuple[int, int], length: int,
+                  cube: int, cube_owner: int | None, dice: tuple[int, int]) -> str:  # fmt: skip
+    """Snowie's 40 fields (as :func:`snowie_position` reads them) of ``position`` with
+    ``on_roll`` to act next: what a .mat's ``Illegal play (...)`` cell holds. ``names`` and
+    ``scores`` are the left player's first."""
+    mine, theirs = position.sides[on_roll], position.sides[1 - on_roll]
+    points = [mine[point] or -theirs[BAR - point] for point in range(1, 25)]
+    owner = 0 if cube_owner is None else 1 if cube_owner == on_roll else -1
+    fields = [length, 0, 0, 0, 0, names[on_roll], names[1 - on_roll], 0, scores[on_roll], scores[1 - on_roll], cube, owner,
+              theirs[BAR], *points, mine[BAR], dice[0], dice[1]]  # fmt: skip
+    return ";".join(str(field).replace(";", ",").replace(")", "]") for field in fields) + ";"
+
+
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     encoding, blocks = source.text_blocks()
     text = "".join(raw for _, raw in blocks)

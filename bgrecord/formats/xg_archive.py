@@ -35,12 +35,14 @@ _READ_FILES = ("temp.xg", "temp.xgc")  # the game file and its comments; analysi
 def archive(data: bytes, wanted: tuple[str, ...] = _READ_FILES) -> dict[str, bytes]:
     """The files ``wanted`` of the ZLib archive after the header and thumbnail, by name (the
     others are not inflated: the archive's CRC vouches for their bytes)."""
-    if len(data) < _HEADER or data[:4] != b"RGMH":
+    if data[:4] != b"RGMH":
         raise XgError("not an eXtreme Gammon file: no RGMH header", 0)
+    if len(data) < _HEADER:
+        raise XgError(f"an eXtreme Gammon file cut short inside its header ({len(data):,} of {_HEADER:,} bytes), before its first record", len(data))
     thumbnail_offset, thumbnail_size = struct.unpack_from("<qi", data, 12)
     start = _HEADER + max(0, thumbnail_offset) + max(0, thumbnail_size)
     if len(data) < start + _TRAILER:
-        raise XgError("the file ends before its archive", len(data))
+        raise XgError(f"an eXtreme Gammon file cut short before its first record (its games start after byte {start:,})", len(data))
     crc, count, _, registry_size, archive_size, compressed = struct.unpack_from("<6l", data, len(data) - _TRAILER)
     end = len(data) - _TRAILER
     registry_start = end - registry_size

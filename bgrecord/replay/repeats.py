@@ -21,6 +21,7 @@ without an end). Nothing is hidden: every place is still told, as a warning.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from bgrecord.issues import Issue, Severity, count
 from bgrecord.records import Action, GameRecord, Roll
@@ -44,6 +45,8 @@ class Repeats:
     def fold(self, game: GameRecord, *lists: list[Issue]) -> None:
         """Turn each repeat among ``lists`` (a game's issues, in place) into a warning naming
         its first place."""
+        if not any(issue.severity is Severity.ERROR for issues in lists for issue in issues):
+            return  # only errors are folded: most games have none, and need no index of their actions
         actions: dict[tuple[int | None, int | None], Action] = {(action.line, action.column): action for action in game.actions}
         for issues in lists:
             for index, issue in enumerate(issues):
@@ -84,10 +87,12 @@ _POSITIONAL = frozenset({"no-checker", "closed-point", "must-enter-first", "cann
 def opening_failure(out: GameReplay) -> int | None:
     """The index in ``out.issues`` of the error that stopped the game at its first move (either
     player's first roll) for a reason that rests on the position, or None."""
-    rolls = [(action.line, action.column) for action in out.game.actions if isinstance(action, Roll)][:2]
     for index, issue in enumerate(out.issues):
         if issue.severity is Severity.ERROR:
-            return index if issue.code in _POSITIONAL and (issue.line, issue.column) in rolls else None
+            if issue.code not in _POSITIONAL:
+                return None
+            rolls = list(islice(((action.line, action.column) for action in out.game.actions if isinstance(action, Roll)), 2))
+            return index if (issue.line, issue.column) in rolls else None
     return None
 
 

@@ -143,7 +143,7 @@ class Claims:
         """The result lines against the game's result."""
         game = self.game
         wins = [c for c in self.lines if c.kind == "win"]
-        if not wins:
+        if not wins and game.match.format != "sgf":  # SGF's RE is optional
             last = game.game.actions[-1] if game.game.actions else None
             game.issue(Severity.WARNING, "result", "no-result-line", f"no 'Wins' line; {game.name(result.winner)} wins {result.points}", last)
         needed = game.needed(result.winner)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from bgrecord.formats.sgf import point_of
 from bgrecord.formats.snowie import snowie_position
 from bgrecord.position import CHECKERS, Position
 from bgrecord.records import SetPosition
@@ -39,9 +38,15 @@ def read_setup(action: SetPosition, current: Position | None) -> Position | None
 
 
 def _sgf_setup(setup: str, current: Position | None) -> Position:
-    """SGF set-up properties (AE, AW, AB, PL) applied to the current position."""
+    """SGF set-up properties (AE, AW, AB, PL) applied to the current position. A checker
+    listed at ``z`` is borne off (writers that list all fifteen). ``AW``/``AB`` add checkers
+    (GNU Backgammon's reading); where that would give a side more than fifteen, the list is
+    the side's whole position (writers that set a position up without ``AE``)."""
+    from bgrecord.formats.sgf import point_of  # a .mat run needs no SGF reader
+
     sides = [list(side) for side in (current or Position.start()).sides]
     turn = current.turn if current else 0
+    listed: list[list[int]] = [[0] * 26, [0] * 26]
     for ident, values in _SGF_PROPERTY.findall(setup):
         for value in _SGF_VALUE.findall(values):
             if ident == "AE":
@@ -49,11 +54,15 @@ def _sgf_setup(setup: str, current: Position | None) -> Position:
             elif ident in ("AW", "AB"):
                 player = 0 if ident == "AW" else 1
                 letter = value[:1]
-                if not "a" <= letter <= "y":
+                if not "a" <= letter <= "z":
                     raise ValueError(f"no point {value!r}")
-                sides[player][point_of(letter, player)] += 1
-            elif ident == "PL":
-                turn = 0 if value.upper() == "W" else 1
+                listed[player][point_of(letter, player)] += 1
+            elif ident == "PL":  # W, B, or a word starting so ("White", "bLaCk")
+                turn = 0 if value.strip()[:1].upper() == "W" else 1
+    for player in (0, 1):
+        added = [a + b for a, b in zip(sides[player], listed[player])]
+        whole = sum(added[1:]) > CHECKERS and sum(listed[player]) <= CHECKERS
+        sides[player] = list(listed[player]) if whole else added
     for side in sides:
         side[0] = CHECKERS - sum(side[1:])
     position = Position((tuple(sides[0]), tuple(sides[1])), turn)
