@@ -25,11 +25,11 @@ from dataclasses import replace
 from typing import Iterator
 
 from bgrecord.issues import Issue, Severity
-from bgrecord.records import Comment, GameRecord, MatchRecord, Result, Roll, SetPosition
+from bgrecord.records import Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition
 from bgrecord.position import Variant
 from bgrecord.replay.game import GameReplayer
 from bgrecord.replay.repeats import OpeningRuns, Repeats, opening_failure
-from bgrecord.replay.state import GameReplay
+from bgrecord.replay.state import GameReplay, GameResult
 from bgrecord.rules import RuleSet, rules_for
 from bgrecord.variants import named_variant
 
@@ -68,13 +68,69 @@ class MatchReplayer:
         """Replay ``game``; yields the game before it, now that its end can be judged."""
         held = self.held
         if held is not None and held.result is None and held.checked and _claimed(held) is None and self.unsupported is None:
-            self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
+            if not self.resigned_by_score(held, game) and not self.resigned_unscored(held, game):
+                self.issue(held, Severity.ERROR, "structure", "no-result", "the game has no end: no result, and the next game starts")
         out = self.unplayed(game) if self.unsupported is not None else self.play(game)
         self.repeats.fold(game, game.issues, out.issues)
         if held is not None:
             yield held
         self.previous = game
         self.held = out
+
+    def resigned_by_score(self, held: GameReplay, game: GameRecord) -> bool:
+        """SGF's result (``RE``) is optional, and some writers leave it out or write no points
+        (``RE[W+Resign]``, ``RE[?]``): a game that stops with no result, where the next game's
+        score gives one player (the one ``RE`` names, if it does) 1, 2 or 3 times the cube (a
+        resignation's worth), ended by that resignation (info); if the other player's score moved
+        too, the next score line is wrong there, and its check says so."""
+        if self.match.format != "sgf":
+            return False
+        from bgrecord.formats.sgf import unscored_result  # an SGF's: other formats do not import its reader
+
+        unscored, named = unscored_result((held.game.properties.get("RE") or ("",))[0])
+        if not unscored or None in game.scores or not _played(held.game):
+            return False
+        last = next((a for a in reversed(held.game.actions) if not isinstance(a, Comment)), None)
+        if isinstance(last, CubeAction) and last.kind in ("double", "beaver", "raccoon"):
+            return False  # a double left unanswered: no resignation
+        keys, next_keys = _keys(held.game), _keys(game)
+        if set(keys) != set(next_keys):
+            return False
+        worth = (held.cube, 2 * held.cube, 3 * held.cube)
+        readings = []  # (whether the other player's score stays, the winner, the points), by each start
+        for start in filter(None, (held.score, self.counted_before)):  # the game's score line, or the count where that line is wrong
+            before = dict(zip(keys, start))
+            gained = {key: int(value) - before[key] for key, value in zip(next_keys, game.scores)}  # type: ignore[arg-type]
+            winners = [key for key, points in gained.items() if points in worth and (named is None or keys.index(key) == named)]
+            if len(winners) == 1:
+                other = next(key for key in keys if key != winners[0]) if keys[0] != keys[1] else winners[0]
+                readings.append((gained[other] == 0, winners[0], gained[winners[0]]))
+        if not readings:
+            return False
+        # a resignation; where the other player's score moved too, the next score line is wrong there (its error)
+        _, key, points = max(readings, key=lambda reading: reading[0])
+        winner = keys.index(key)
+        held.result = GameResult(winner, points, points // held.cube, "resign")
+        self.issue(held, Severity.INFO, "result", "resign-from-score",
+                   f"the game stops with no result (RE), and the next game's score gives {held.game.names[winner] or 'the winner'} {points}"
+                   f" point{'s' if points != 1 else ''}: read as a resignation")  # fmt: skip
+        self.settle(held)
+        return True
+
+    def resigned_unscored(self, held: GameReplay, game: GameRecord | None) -> bool:
+        """SGF's ``RE[W+Resign]`` (a winner, no points) where no score after it tells the points
+        (the last game, or a next game without scores): a resignation worth what the record does
+        not say (info)."""
+        if self.match.format != "sgf" or game is not None and None not in game.scores:
+            return False
+        from bgrecord.formats.sgf import unscored_result
+
+        _, named = unscored_result((held.game.properties.get("RE") or ("",))[0])
+        if named is None:
+            return False
+        self.issue(held, Severity.INFO, "result", "resign-unscored",
+                   f"RE[{held.game.properties['RE'][0][:20]}]: {held.game.names[1 - named] or 'the loser'} resigned; the record gives no points")  # fmt: skip
+        return True
 
     def play(self, game: GameRecord) -> GameReplay:
         """``game`` replayed, its score checked."""
@@ -130,7 +186,7 @@ class MatchReplayer:
         standing = f"{held.score[0]}-{held.score[1]}" if self.after is None else "-".join(str(self.after.get(k, 0)) for k in _keys(held.game))
         if all(isinstance(action, (SetPosition, Comment)) for action in held.game.actions):
             pass  # a position (an .xgp or Snowie file), not a game: nothing is unfinished
-        elif held.result is None and held.checked and _claimed(held) is None:
+        elif held.result is None and held.checked and _claimed(held) is None and not self.resigned_unscored(held, None):
             where = f" (the match stands at {standing} of {self.length})" if self.length else ""
             self.issue(held, Severity.INFO, "structure", "unfinished-game", f"the last game is unfinished{where}")
         elif self.length and not self.match_over and not self.past_end and (held.result is not None and held.checked or _claimed(held)):
@@ -259,8 +315,8 @@ class MatchReplayer:
             if loser is not None:
                 self.net_after[loser] -= by_replay[1]
         self.counted_before = None
-        if self.length:
-            self.match_over = max(self.after.values()) >= self.length and max(self.claimed_after.values()) >= self.length
+        if self.length:  # over when the score carried, the result claimed and the count (where a score line was wrong) all say so
+            self.match_over = all(max(after.values()) >= self.length for after in (self.after, self.claimed_after, self.counted_after))
 
     @staticmethod
     def add(out: GameReplay, won: tuple[str, int] | None, before: tuple[int, int] | None = None) -> dict[str, int]:
@@ -284,6 +340,10 @@ def _claimed(out: GameReplay) -> tuple[int, int] | None:
         if isinstance(action, Result) and action.kind == "win" and action.player is not None and action.points is not None:
             return action.player, action.points
     return None
+
+
+def _played(game: GameRecord) -> bool:
+    return any(isinstance(action, (Roll, CubeAction)) for action in game.actions)
 
 
 def _marked(game: GameRecord) -> bool:
