@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -25,6 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
+from bgrecord.escapes import encodable
 from bgrecord.extras import require
 from bgrecord.ids import MatchState, identify
 from bgrecord.matchkeys import Duplicates, content_key
@@ -32,7 +34,12 @@ from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
+from bgrecord.outputs import OutputError, held_signals
+from bgrecord.spool import Spool
+from bgrecord.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 from bgrecord.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS, FileRows, Tables, file_rows
+from bgrecord.validate import internal_issue
+from bgrecord.writing_rows import POSITIONS_IN_MEMORY, RowsWriter
 from bgrecord.writers import ids_json, mat_rows, play_text, step_ogids, step_state
 
 SCHEMA_VERSION = "2"  # 2: positions.unit, and match keys that leave notation out (an index of 1 is made again)
@@ -64,9 +71,11 @@ def engine_of(path: str | Path) -> str:
 
 @dataclass(slots=True)
 class IndexRows(FileRows):
-    """A file's games rows (``rows``) and positions rows, or why there are none."""
+    """A file's games rows (``rows``) and positions rows (each in a
+    :class:`~bgrecord.spool.Spool`: read once), or why there are none. A position's ``file``
+    and ``match_key`` are filled when it is written (:func:`index`)."""
 
-    positions: list[dict[str, Any]] = field(default_factory=list)
+    positions: Spool[dict[str, Any]] = field(default_factory=Spool)
 
 
 def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> list[dict[str, Any]]:
@@ -93,18 +102,22 @@ def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool
 def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
     """The rows of one file, read and replayed once (:func:`bgrecord.stats.file_rows`, with
     the positions beside); a failure is reported, never raised."""
-    positions: list[dict[str, Any]] = []
+    positions: Spool[dict[str, Any]] = Spool(POSITIONS_IN_MEMORY)
 
     def each(number: int, match: MatchRecord, out: GameReplay) -> None:
         positions.extend(position_rows(number, match, out, rules_for(match, rules).jacoby))
 
     found = file_rows(path, rules, each)
-    if found.problem:  # what was replayed before a failure is not kept: neither are its positions
-        positions = []
-    keys = {row["match"]: row["match_key"] for row in found.rows}
-    for row in positions:
-        row["file"], row["match_key"] = found.path, keys.get(row["match"])
-    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, found.empty, positions)
+    if found.problem or found.oversized:  # what was replayed before a failure is not kept: neither are its positions
+        positions = Spool()
+    return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, oversized=found.oversized, empty=found.empty,
+                     positions=positions)  # fmt: skip
+
+
+def failed_rows(file: Any, exc: BaseException) -> IndexRows:
+    """What :func:`index_rows` gives for a file whose work failed outside it (a worker that died)."""
+    name = getattr(file, "name", None) or str(file)
+    return IndexRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
 # --- the database ---
@@ -113,14 +126,23 @@ def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
 class Database:
     """A DuckDB or SQLite file holding :data:`TABLES`: one small interface for both."""
 
-    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False, name: str | Path | None = None) -> None:
+        """Open the database file ``path`` (``name``: what to call it in a message, when
+        ``path`` is a temporary copy). :class:`~bgrecord.storage.DatabaseError` when the
+        engine cannot open it."""
         self.path = Path(path)
         self.engine = engine_of(path)
         self.remade = False  # an index of another schema version, dropped to be made again
-        if self.engine == "duckdb":
-            self.connection: Any = require("duckdb").connect(str(self.path), read_only=read_only)
-        else:
-            self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
+        engine = require("duckdb") if self.engine == "duckdb" else None
+        try:
+            if engine is not None:
+                self.connection: Any = engine.connect(str(self.path), read_only=read_only)
+            else:
+                self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
+        except Exception as exc:
+            if is_engine_error(exc):
+                raise engine_failure(name or path, exc) from None
+            raise
 
     def names(self) -> set[str]:
         if self.engine == "duckdb":
@@ -150,7 +172,12 @@ class Database:
             self.execute(f"DROP TABLE IF EXISTS {table}")
 
     def is_empty(self) -> bool:
-        return not self.names()
+        try:
+            return not self.names()
+        except Exception as exc:  # noqa: BLE001 - each engine has its own error for a file that is not its database
+            if is_engine_error(exc):
+                return False
+            raise
 
     def create(self) -> None:
         """The tables, empty (an existing one is kept)."""
@@ -213,42 +240,30 @@ class IndexReport:
     positions: int = 0
 
 
-def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False) -> IndexReport:
+def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False,
+          waiting: Callable[[], None] | None = None) -> IndexReport:  # fmt: skip
     """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
-    the files that are new or changed (by content), in order. The database is written as a copy
-    renamed into place: a run that fails leaves it as it was."""
+    the files that are new or changed (by content), in order, written through :func:`updated`."""
     report = IndexReport()
-    with updated(target) as database:
+    with updated(target, waiting) as database:
         report.remade = database.remade
         known = dict(database.query("SELECT file, file_key FROM files"))
         todo = []
         for name in files:
-            key = _file_key(name)
-            if known.get(name) == key:
+            key, stored = _file_key(name), encodable(name)  # as the rows name it
+            if known.get(stored) == key:
                 report.unchanged.append(name)
                 continue
-            before = known.get(name, "")
-            (report.added if name not in known else report.retried if before is None else report.replaced).append(name)
+            before = known.get(stored, "")
+            (report.added if stored not in known else report.retried if before is None else report.replaced).append(name)
             todo.append(name)
         for name in report.replaced + report.retried:
             for table in ("games", "positions", "files"):
-                database.execute(f"DELETE FROM {table} WHERE file = ?", [name])
-        batch: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
+                database.execute(f"DELETE FROM {table} WHERE file = ?", [encodable(name)])
+        writer = RowsWriter(database, report)
         for rows in work(todo):
-            if rows.empty:
-                report.empty.append((rows.path, rows.problem or ""))
-            elif rows.problem:
-                report.problems.append((rows.path, rows.problem, rows.internal))
-            batch["games"] += rows.rows
-            batch["positions"] += rows.positions
-            # a file that gave no games is not done: without its key, the next run reads it again
-            done = rows.file_key if rows.rows else None
-            batch["files"].append({"file": rows.path, "file_key": done, "games": len(rows.rows), "problem": rows.problem})
-            report.games += len(rows.rows)
-            report.positions += len(rows.positions)
-            if len(batch["positions"]) >= 50_000:  # insert in batches: memory flat, few calls
-                _insert(database, batch)
-        _insert(database, batch)
+            writer.add(rows)
+        writer.flush()
         _mark_duplicates(database)
         _summaries(database, dedupe)
         database.execute("DROP INDEX IF EXISTS positions_by_id")
@@ -257,20 +272,57 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
 
 
 @contextlib.contextmanager
-def updated(target: str | Path) -> Iterator[Database]:
+def updated(target: str | Path, waiting: Callable[[], None] | None = None) -> Iterator[Database]:
     """The index at ``target`` (made when missing), to change through a copy that is renamed
     into place when the block ends without an exception: a failed run leaves it as it was.
-    Raises ``ValueError`` for a database that is not an index."""
-    target = Path(target)
-    engine_of(target)
+    One writer at a time: a second waits for the first (:func:`~bgrecord.storage.writer_lock`,
+    after ``waiting()``), then updates what the first wrote; the copies a killed writer left
+    are removed (:func:`stale_copies`). Raises ``ValueError`` for a database that is not an
+    index, :class:`~bgrecord.storage.DatabaseError` for a file that is not a database or a disk
+    that cannot take the write."""
+    with writer_lock(target, waiting):
+        try:
+            with _copied(Path(target)) as database:
+                yield database
+        except DatabaseError:
+            raise
+        except Exception as exc:
+            if is_engine_error(exc) and not isinstance(exc, OutputError):
+                raise engine_failure(target, exc) from None
+            raise
+
+
+def stale_copies(target: Path) -> list[Path]:
+    """The working copies of ``target`` (``.NAME.XXXXXXXX.SUFFIX``, as :func:`updated` names
+    them, with the engines' journals beside them) in its folder. Only the holder of the lock
+    makes one and removes it before letting go: to the next holder, any found is a killed
+    run's."""
     folder = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
-    os.close(handle)
-    os.unlink(temporary)  # the engines create their own file
+    pattern = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(target.suffix) + r"(?:\.wal|-journal|-wal|-shm)?\Z")
     try:
-        if target.exists():
+        return sorted(entry for entry in folder.iterdir() if pattern.match(entry.name) and entry.is_file())
+    except OSError:
+        return []
+
+
+@contextlib.contextmanager
+def _copied(target: Path) -> Iterator[Database]:
+    engine_of(target)
+    for stale in stale_copies(target):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    folder = target.parent if str(target.parent) else Path(".")
+    with held_signals():  # until the block that removes it is entered
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
+        except OSError as exc:
+            raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        os.close(handle)
+        os.unlink(temporary)  # the engines create their own file
+    try:
+        if target.exists() and target.stat().st_size:  # an empty file holds nothing: a new database
             shutil.copyfile(target, temporary)
-        database = Database(temporary)
+        database = Database(temporary, name=target)
         try:
             schema = database.schema() if target.exists() else SCHEMA_VERSION
             if schema is None and not database.is_empty():
@@ -284,15 +336,9 @@ def updated(target: str | Path) -> Iterator[Database]:
             database.close()
         os.replace(temporary, target)
     finally:
-        for leftover in (temporary, temporary + ".wal"):
+        for leftover in (temporary, *(temporary + ending for ending in (".wal", "-journal", "-wal", "-shm"))):  # the engines' own
             if os.path.exists(leftover):
                 os.unlink(leftover)
-
-
-def _insert(database: Database, batch: dict[str, list[dict[str, Any]]]) -> None:
-    for table, rows in batch.items():
-        database.insert(table, rows)
-        rows.clear()
 
 
 def _file_key(name: str) -> str:
@@ -307,9 +353,24 @@ def _mark_duplicates(database: Database) -> None:
     database.execute("UPDATE games SET duplicate_of = NULL")
     matches = [{"file": file, "match": match, "match_key": key, "duplicate_of": None}
                for file, match, key in database.query("SELECT DISTINCT file, match, match_key FROM games ORDER BY file, match")]  # fmt: skip
-    for copy in Duplicates().mark(matches):
-        if copy["duplicate_of"]:
-            database.execute("UPDATE games SET duplicate_of = ? WHERE file = ? AND match = ?", [copy["duplicate_of"], copy["file"], copy["match"]])
+    copies = [(copy["file"], copy["match"], copy["duplicate_of"]) for copy in Duplicates().mark(matches) if copy["duplicate_of"]]
+    if not copies:
+        return
+    # One statement for all the copies (a statement a copy scans the games table a copy: quadratic).
+    database.execute("CREATE TEMPORARY TABLE copies (file TEXT, match BIGINT, original TEXT)")
+    try:
+        if database.engine == "duckdb":
+            frame = pd.DataFrame(copies, columns=["file", "match", "original"])  # noqa: F841 - read by DuckDB by name
+            database.connection.register("incoming_copies", frame)
+            database.execute("INSERT INTO copies SELECT * FROM incoming_copies")
+            database.connection.unregister("incoming_copies")
+        else:
+            database.connection.executemany("INSERT INTO copies VALUES (?, ?, ?)", copies)
+        database.execute("CREATE INDEX copies_by_match ON copies (file, match)")
+        database.execute("UPDATE games SET duplicate_of = (SELECT original FROM copies WHERE copies.file = games.file AND copies.match = games.match) "
+                         "WHERE EXISTS (SELECT 1 FROM copies WHERE copies.file = games.file AND copies.match = games.match)")  # fmt: skip
+    finally:
+        database.execute("DROP TABLE copies")
 
 
 def _summaries(database: Database, dedupe: bool) -> None:
@@ -378,6 +439,10 @@ def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dic
         bound = f" LIMIT {int(limit)}" if limit else ""
         sql = f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}"
         return list(database.rows(sql, FOUND_COLUMNS, values))
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
     finally:
         database.close()
 
@@ -388,12 +453,17 @@ def occurrences(path: str | Path, wanted: Wanted) -> int:
     try:
         condition, values = wanted.where()
         return int(database.query(f"SELECT count(*) FROM positions WHERE {condition}", values)[0][0])
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
     finally:
         database.close()
 
 
 def _opened(path: str | Path) -> Database:
-    """The index at ``path``, read only; ``ValueError`` saying why it cannot be searched."""
+    """The index at ``path``, read only; ``ValueError`` saying why it cannot be searched,
+    :class:`~bgrecord.storage.DatabaseError` for a file the engine cannot open."""
     if not Path(path).is_file():
         raise ValueError(f"{path}: no such index")
     database = Database(path, read_only=True)

@@ -25,26 +25,46 @@ class ClusterError(Exception):
     """The cluster cannot be reached or started."""
 
 
-def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, batch: int = BATCH) -> Iterator[Any]:
+def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, batch: int = BATCH,
+             retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
     """The results of ``submit(batch)`` (a future of a list) for each batch of ``batch``
     files, in file order, with at most ``window`` batches out at once: results never pile up
-    faster than they are used (``Executor.map`` submits everything at once)."""
-    pending: deque[Any] = deque()
+    faster than they are used (``Executor.map`` submits everything at once). A batch whose
+    future fails (its worker died, a result that does not travel) is ``retry(batch, exc)``,
+    when given: one file's failure is not its batch's."""
+    pending: deque[tuple[list[Any], Any]] = deque()
+
+    def results(files: list[Any], future: Any) -> list[Any]:
+        try:
+            found: list[Any] = future.result()
+            return found
+        except Exception as exc:  # noqa: BLE001 - whatever the executor raises for a lost batch
+            if retry is None:
+                raise
+            return retry(files, exc)
+
     for start in range(0, len(files), batch):
-        pending.append(submit(files[start : start + batch]))
+        part = files[start : start + batch]
+        pending.append((part, submit(part)))
         if len(pending) >= window:
-            yield from pending.popleft().result()  # the oldest batch first
+            yield from results(*pending.popleft())  # the oldest batch first
     while pending:
-        yield from pending.popleft().result()
+        yield from results(*pending.popleft())
 
 
 def run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
-    """On a worker (a process of a pool, or of a cluster): ``work`` on each file of a batch."""
+    """On a worker (a process of a pool, or of a cluster): ``work`` on each file of a batch.
+    A file whose rows would not fit a worker's memory comes back ``oversized``
+    (:mod:`bgrecord.spool`), for the caller to read."""
+    from bgrecord.spool import in_worker
+
+    in_worker()
     return [work(name, *arguments) for name in files]
 
 
 def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any, ...], address: str,
-                workers: int = 2, batch: int = BATCH) -> Iterator[Any]:  # fmt: skip
+                workers: int = 2, batch: int = BATCH,
+                retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
     """``work(file, *arguments)`` for every file on the cluster at ``address`` (``local``: a
     cluster of ``workers`` processes started here), yielded in file order, ``batch`` files a task."""
     distributed = require("distributed")
@@ -61,7 +81,7 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
         raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
     try:
         slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
-        yield from in_order(lambda files: client.submit(run_batch, work, files, arguments, retries=2, pure=False), files, slots, batch)
+        yield from in_order(lambda part: client.submit(run_batch, work, part, arguments, retries=2, pure=False), files, slots, batch, retry)
     finally:
         client.close()
         if cluster is not None:

@@ -13,6 +13,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
+from bgrecord.escapes import one_line
+
+MESSAGE = 1_000  # the most characters of an issue's message
+
 
 class Severity(enum.Enum):
     ERROR = "error"
@@ -37,12 +41,22 @@ class Issue:
     excerpt: str = ""
     unit: str = "line"
 
+    def __post_init__(self) -> None:
+        # A message quotes (escapes.quoted), it never copies: past MESSAGE it is cut, whatever built it.
+        if len(self.message) > MESSAGE:
+            object.__setattr__(self, "message", f"{self.message[:MESSAGE]}... ({len(self.message) - MESSAGE:,} more characters)")
+        if len(self.excerpt) > MESSAGE:
+            object.__setattr__(self, "excerpt", self.excerpt[:MESSAGE])
+
     def __str__(self) -> str:
+        """``path:line:column: severity[code] message``, one line whatever the path and the
+        message hold (:func:`~bgrecord.escapes.one_line`)."""
+        path = one_line(self.path) if self.path else None
         if self.unit == "line":
-            where = ":".join(str(part) for part in (self.path or "<text>", self.line, self.column) if part is not None)
+            where = ":".join(str(part) for part in (path or "<text>", self.line, self.column) if part is not None)
         else:
-            where = f"{self.path or '<data>'}:{self.unit} {self.line}" if self.line is not None else self.path or "<data>"
-        return f"{where}: {self.severity}[{self.code}] {self.message}"
+            where = f"{path or '<data>'}:{self.unit} {self.line}" if self.line is not None else path or "<data>"
+        return f"{where}: {self.severity}[{self.code}] {one_line(self.message)}"
 
     def to_json(self) -> dict[str, object]:
         """The fields of the JSON outputs (docs/formats.md); the path is the report's."""

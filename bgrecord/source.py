@@ -21,7 +21,9 @@ import sys
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import BinaryIO, Iterator, Union
+from typing import IO, Any, BinaryIO, Iterator, Union
+
+from bgrecord.limits import MAX_BINARY, MAX_INPUT, MAX_LINE, TooLarge
 
 Source = Union[str, bytes, "PathLike[str]"]
 
@@ -29,12 +31,11 @@ RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")  # one line with its own endi
 LINE_END = re.compile(r"\r\n|\r|\n")
 
 BLOCK = 4 << 20  # bytes read at a time: larger files are decoded and read block by block
-MAX_BINARY = 256 << 20  # the most bytes a binary format may hold (or inflate to)
 STDIN = "-"
 
 
 class InputTooLarge(OSError):
-    """A binary input (or what it inflates to) beyond :data:`MAX_BINARY`."""
+    """A binary input beyond :data:`~bgrecord.limits.MAX_BINARY`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +61,11 @@ class Text:
 class Input:
     """One source of bytes, readable from the start as often as a reader needs.
 
-    Standard input, a pipe or a FIFO is read once into a spooled temporary file (memory up
-    to 8 MB, then disk), so it can be read again like a file."""
+    Standard input, a pipe, a FIFO or a device is read once into a spooled temporary file
+    (memory up to 8 MB, then disk), so it can be read again like a file; no more than
+    :data:`~bgrecord.limits.MAX_INPUT` bytes of it (:attr:`too_large` says when there was
+    more): an endless stream costs what a file at the limit costs. Standard input is read
+    when a reader first asks for it, so that a failure to read it is that input's."""
 
     def __init__(self, name: str | None, *, path: Path | None = None, data: bytes | None = None,
                  text: str | None = None) -> None:
@@ -70,6 +74,9 @@ class Input:
         self._data = data
         self._text = text
         self._spool: BinaryIO | None = None
+        self._pending: IO[Any] | None = None  # standard input, spooled when first read
+        self._unopened: str | None = None  # a named file, looked at when first read
+        self._cut = False  # the stream went on past MAX_INPUT
         self._head: bytes | None = None
 
     @classmethod
@@ -104,31 +111,59 @@ class Input:
         return cls(name, text=text)
 
     @classmethod
-    def stdin(cls, name: str | None = None) -> Input:
-        return cls.spooled(name or "<stdin>", sys.stdin.buffer)
+    def named(cls, name: str) -> Input:
+        """The file ``name`` (never text, whatever the name holds), looked at when a reader
+        first asks for it: a failure to read it (missing, a folder, unreadable) is then
+        that input's ``OSError``. A pipe, a FIFO or a device is read once, as for :meth:`of`."""
+        made = cls(name)
+        made._unopened = name
+        return made
+
+    def _ready(self) -> None:
+        """Standard input spooled, or a named file looked at, now that a reader asks."""
+        if self._pending is not None:
+            self._spooled()
+        elif self._unopened is not None:
+            name, self._unopened = self._unopened, None
+            found = Input.of(Path(name), name)
+            self._path, self._spool, self._cut = found._path, found._spool, found._cut
 
     @classmethod
-    def spooled(cls, name: str, stream: BinaryIO, limit: int | None = None) -> Input:
-        """What ``stream`` gives, read once into a spooled temporary file (memory up to 8 MB,
-        then disk); ``InputTooLarge`` beyond ``limit`` bytes."""
-        import tempfile  # standard input and compressed inputs only
-
-        spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
-        total = 0
-        while block := stream.read(BLOCK):
-            total += len(block)
-            if limit is not None and total > limit:
-                raise InputTooLarge(27, f"more than {limit >> 20} MB", name)
-            spool.write(block)
-        spool.seek(0)
-        made = cls(name)
-        made._spool = spool  # type: ignore[assignment]
+    def stdin(cls, name: str | None = None) -> Input:
+        """Standard input, read when first needed (see the class's docstring)."""
+        made = cls(name or "<stdin>")
+        made._pending = sys.stdin
         return made
+
+    @classmethod
+    def spooled(cls, name: str, stream: BinaryIO, limit: int = MAX_INPUT) -> Input:
+        """What ``stream`` gives, read once into a spooled temporary file (memory up to 8 MB,
+        then disk), up to ``limit`` bytes (:attr:`too_large` when there was more)."""
+        made = cls(name)
+        made._spool, made._cut = _spool(stream, limit)
+        return made
+
+    def _spooled(self) -> None:
+        """Standard input, read now that a reader asks for it."""
+        pending, self._pending = self._pending, None
+        stream = getattr(pending, "buffer", None) if pending is not None else None
+        if stream is None:
+            raise OSError(9, "standard input is closed")
+        self._spool, self._cut = _spool(stream, MAX_INPUT)
+
+    @property
+    def too_large(self) -> bool:
+        """More than :data:`~bgrecord.limits.MAX_INPUT` bytes (a stream is read up to it, no further)."""
+        self._ready()
+        if self._path is not None:
+            return self.size > MAX_INPUT
+        return self._cut
 
     def open(self) -> BinaryIO:
         """A binary stream from the first byte."""
+        self._ready()
         if self._path is not None:
-            return self._path.open("rb")
+            return _Bounded(self._path.open("rb"), self.name)  # type: ignore[return-value]
         if self._spool is not None:
             self._spool.seek(0)
             return _Unclosed(self._spool)  # type: ignore[return-value]
@@ -138,6 +173,7 @@ class Input:
 
     @property
     def size(self) -> int:
+        self._ready()
         if self._path is not None:
             return self._path.stat().st_size
         if self._spool is not None:
@@ -180,6 +216,7 @@ class Input:
         if self._text is not None:
             text = self._text.removeprefix("\ufeff")
             return "utf-8", iter([(_lf(text), text)])
+        self._ready()
         if self.size <= block:
             with self.open() as stream:
                 text, encoding = decode(stream.read())
@@ -215,10 +252,13 @@ class Input:
             return strict[0] if strict else "latin-1"
 
     def _blocks(self, encoding: str, block: int) -> Iterator[tuple[str, str]]:
+        """The text block by block; :class:`~bgrecord.limits.TooLarge` for a line longer than
+        :data:`~bgrecord.limits.MAX_LINE` (held whole, it would cost memory without bound)."""
         codec = {"utf-8-sig": "utf-8-sig", "utf-16-le": "utf-16", "utf-16-be": "utf-16",
                  "utf-32-le": "utf-32", "utf-32-be": "utf-32"}.get(encoding, encoding)
         decoder = codecs.getincrementaldecoder(codec)(errors="replace")
         carry = ""
+        lines = 0
         with self.open() as stream:
             while True:
                 data = stream.read(block)
@@ -231,11 +271,14 @@ class Input:
                 if cut and text[cut - 1] == "\r" and cut == len(text):
                     cut -= 1  # a CR at the very end may be the first half of a CRLF
                 if cut <= 0:
+                    if len(text) > MAX_LINE:
+                        raise TooLarge(f"a line of more than {MAX_LINE:,} characters: not a match record", lines + 1)
                     carry = text
                     continue
                 carry = text[cut:]
-                piece = text[:cut]
-                yield _lf(piece), piece
+                piece = _lf(text[:cut])
+                lines += piece.count("\n")
+                yield piece, text[:cut]
 
 
 class _Unclosed(io.BufferedIOBase):
@@ -259,6 +302,68 @@ class _Unclosed(io.BufferedIOBase):
 
     def tell(self) -> int:
         return self._raw.tell()
+
+
+class _Bounded(io.BufferedIOBase):
+    """A file read no further than :data:`~bgrecord.limits.MAX_INPUT` (one that grows as it is
+    read, as a log another program appends to, would be read without end): past it,
+    :class:`InputTooLarge`."""
+
+    def __init__(self, raw: BinaryIO, name: str | None) -> None:
+        super().__init__()
+        self._raw, self._name = raw, name
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is not None and size >= 0:
+            return self._read(size)
+        parts = []  # to the end, a block at a time (one read of the limit would hold that much memory at once)
+        while part := self._read(1 << 16):
+            parts.append(part)
+        return b"".join(parts)
+
+    def _read(self, size: int) -> bytes:
+        left = MAX_INPUT + 1 - self._raw.tell()
+        data = self._raw.read(min(size, left)) if left > 0 else b""
+        if left <= 0 or self._raw.tell() > MAX_INPUT:
+            raise InputTooLarge(27, f"more than {MAX_INPUT >> 20} MB (it grew as it was read)", self._name)
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _spool(stream: IO[bytes], limit: int) -> tuple[BinaryIO, bool]:
+    """``stream`` read into a spooled temporary file, up to ``limit`` bytes; and whether there
+    was more. A temporary folder that cannot take it is said as such (not as the stream's
+    fault)."""
+    import tempfile  # standard input, devices and compressed inputs only
+
+    spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
+    total = 0
+    while block := stream.read(min(BLOCK, limit + 1 - total)):
+        total += len(block)
+        try:
+            spool.write(block[: max(0, limit - (total - len(block)))])
+        except OSError as exc:
+            spool.close()
+            raise OSError(exc.errno, f"the temporary folder ({tempfile.gettempdir()}) cannot hold it: {exc.strerror or exc}") from None
+        if total > limit:
+            break
+    spool.seek(0)
+    return spool, total > limit  # type: ignore[return-value]
 
 
 def _lf(text: str) -> str:

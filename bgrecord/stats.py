@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import pandas as pd
 
+from bgrecord.escapes import encodable
 from bgrecord.extras import require
 from bgrecord.issues import Issue, Severity
 from bgrecord.matchkeys import Duplicates, MatchKeys, content_key
@@ -24,7 +25,8 @@ from bgrecord.reader import match_files
 from bgrecord.records import MatchRecord, Result
 from bgrecord.replay import GameReplay
 from bgrecord.source import Input
-from bgrecord.validate import guarded, replayed
+from bgrecord.spool import Oversized, Spool
+from bgrecord.validate import guarded, internal_issue, replayed
 from bgrecord.writers import mat_rows
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
@@ -52,16 +54,18 @@ def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable
     replayed game by game). ``duplicate_of`` is for :class:`Duplicates` to fill, across files.
     ``each(match_number, match, replayed_game)`` sees every game as it is replayed;
     ``file_key``: the file's :func:`content_key`, when the caller has it already."""
-    return _game_rows(path, rules, each, file_key, [])
+    return [row for rows in match_rows(path, rules, each, file_key) for row in rows]
 
 
-def _game_rows(path: str | Path | Input, rules: str | None, each: Callable[[int, MatchRecord, GameReplay], None] | None,
-               file_key: str | None, notes: list[Issue]) -> list[dict[str, Any]]:  # fmt: skip
-    """:func:`game_rows`, the issues of the file's matches (not of their games) put in ``notes``."""
+def match_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
+               file_key: str | None = None, notes: list[Issue] | None = None) -> Iterator[list[dict[str, Any]]]:  # fmt: skip
+    """:func:`game_rows`, a match at a time (a match's rows come when it ends: its
+    ``match_key`` is then known); the issues of the file's matches (not of their games) put
+    in ``notes``."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
-    name = source.name or "<stdin>"
+    name = encodable(source.name or "<stdin>")  # a name of bytes no encoding reads is still written in a table
     file_key = file_key if file_key is not None else content_key(source)
-    rows = []
+    rows: list[dict[str, Any]] = []
     number = 0
     current = None
     keys = MatchKeys()
@@ -74,44 +78,63 @@ def _game_rows(path: str | Path | Input, rules: str | None, each: Callable[[int,
             if each is not None:
                 each(number, match, out)
             rows.append(_row(name, file_key, number, match.length, match.variant, out, reader))
-        elif game is None:
-            notes.extend(match.issues)
-    for row in rows:
-        row["match_key"] = keys.key(row["match"])
-    return rows
+        elif game is None:  # the match ends
+            if notes is not None:
+                notes.extend(match.issues)
+            for row in rows:
+                row["match_key"] = keys.key(number)
+            yield rows
+            rows = []
+    if rows:
+        yield rows
 
 
 @dataclass(slots=True)
 class FileRows:
-    """The rows of a file, or why there are none: ``problem`` says why; ``empty`` when the
-    file was read and holds no game (not a match record, an empty match...), else it could
-    not be read (I/O), or bgrecord failed on it (``internal``)."""
+    """The rows of a file (in a :class:`~bgrecord.spool.Spool`: read them once, chunk by
+    chunk), or why there are none: ``problem`` says why; ``empty`` when the file was read and
+    holds no game (not a match record, an empty match...), else it could not be read (I/O),
+    or bgrecord failed on it (``internal``). ``oversized``: read in a worker process, the file
+    had too many rows to send back (the caller reads it itself)."""
 
     path: str
-    rows: list[dict[str, Any]]
+    rows: Spool[dict[str, Any]]
     problem: str | None = None
     internal: bool = False
     file_key: str = ""  # the file's content_key ("" when it could not be read)
+    oversized: bool = False
     empty: bool = False
 
 
 def file_rows(path: str | Path | Input, rules: str | None = None,
               each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
-    """:func:`game_rows` (``each`` as there), with a failure on one file reported, never
-    raised, and a file that gives no rows said why."""
-    name = (path.name if isinstance(path, Input) else str(path)) or "<stdin>"
+    """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.spool.Spool`, with a
+    failure on one file reported, never raised, and a file that gives no rows said why."""
+    name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
+
+    def rows_of(source: Input, key: str) -> FileRows:
+        spool: Spool[dict[str, Any]] = Spool()
+        notes: list[Issue] = []
+        try:
+            for rows in match_rows(source, rules, each, key, notes):
+                spool.extend(rows)
+        except Oversized:
+            return FileRows(name, Spool(), file_key=key, oversized=True)
+        empty = not len(spool)
+        return FileRows(name, spool, no_games(notes) if empty else None, file_key=key, empty=empty)
+
     try:
         source = path if isinstance(path, Input) else Input.of(Path(path))
         key = content_key(source)
-
-        def work() -> FileRows:
-            notes: list[Issue] = []
-            rows = _game_rows(source, rules, each, key, notes)
-            return FileRows(name, rows, None if rows else no_games(notes), file_key=key, empty=not rows)
-
-        return guarded(name, work, lambda issue: FileRows(name, [], issue.message, internal=True, file_key=key))
+        return guarded(name, lambda: rows_of(source, key), lambda issue: FileRows(name, Spool(), issue.message, internal=True, file_key=key))
     except OSError as exc:
-        return FileRows(name, [], f"cannot read: {exc.strerror or exc}")
+        return FileRows(name, Spool(), f"cannot read: {exc.strerror or exc}")
+
+
+def failed_rows(file: Any, exc: BaseException) -> FileRows:
+    """What :func:`file_rows` gives for a file whose work failed outside it (a worker that died)."""
+    name = getattr(file, "name", None) or str(file)
+    return FileRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
 def no_games(notes: list[Issue]) -> str:

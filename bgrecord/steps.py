@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
+from bgrecord.escapes import one_line
 from bgrecord.ids import MatchState
 from bgrecord.issues import Issue
 from bgrecord.position import LegalPlay, Position
@@ -89,8 +90,14 @@ class StepRecord:
         }  # fmt: skip
 
 
+class IssueSink(Protocol):
+    """Where :func:`step_records` says a file's issues (a list, or a tally of them)."""
+
+    def extend(self, issues: Iterable[Issue], /) -> None: ...
+
+
 def step_records(path: str | Path | Input, game: int | None = None, rules: str | None = None,
-                 issues: list[Issue] | None = None, ogids: bool = True, annotate: Annotator | None = None) -> Iterator[StepRecord]:
+                 issues: IssueSink | None = None, ogids: bool = True, annotate: Annotator | None = None) -> Iterator[StepRecord]:
     """The records of every game of the file (or of game number ``game``, 1-based in the
     file), as the file is read and replayed. ``issues``, when given, receives every issue of
     the file (the reader's and the replay's), to judge the whole record by. Without
@@ -99,7 +106,7 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
     [(step number, step, record)...])`` sees each game's checked records before they are
     given (an analysis fills their ``analysis``); steps are numbered from 1 in the game."""
     number = 0
-    seen: list[Issue] = issues if issues is not None else []
+    seen: IssueSink = issues if issues is not None else []
     current: MatchRecord | None = None
     match_number = in_match = 0
     for match, record, out in replayed(path, rules, steps=True):
@@ -128,7 +135,8 @@ class _Game:
     def __init__(self, number: int, match_number: int | None, in_match: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> None:
         self.number, self.match_number, self.in_match = number, match_number, in_match
         self.match, self.out, self.jacoby = match, out, jacoby
-        self.names = (out.game.names[0] or "left", out.game.names[1] or "right")
+        # said in sentences and on boards, each a line: a name's line breaks and control characters escaped
+        self.names = (one_line(out.game.names[0]) or "left", one_line(out.game.names[1]) or "right")
         self.length = match.length or 0
 
     def records(self, issues: list[Issue], ogids: bool, annotate: Annotator | None = None) -> Iterator[StepRecord]:

@@ -9,12 +9,15 @@ It is what ``bgrecord validate`` runs, in worker processes when asked.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
+from bgrecord.escapes import cut, one_line
 from bgrecord.extras import MissingExtra
 from bgrecord.issues import Issue, Severity, count
+from bgrecord.limits import MAX_ISSUES
 from bgrecord.reader import iter_games
 from bgrecord.records import GameRecord, MatchRecord
 from bgrecord.replay import GameReplay, MatchReplayer
@@ -31,9 +34,13 @@ class FileReport:
     games: int = 0
     issues: list[Issue] = field(default_factory=list)
     failure: str | None = None  # the file could not be read at all (I/O)
+    beyond: Beyond = field(default_factory=lambda: Beyond())  # issues past MAX_ISSUES: counted, not kept
+
+    def add(self, issues: Iterable[Issue]) -> None:
+        keep(self.issues, self.beyond, issues)
 
     def count(self, severity: Severity) -> int:
-        return sum(issue.severity is severity for issue in self.issues)
+        return sum(issue.severity is severity for issue in self.issues) + self.beyond[severity]
 
     @property
     def internal(self) -> bool:
@@ -48,15 +55,60 @@ class FileReport:
         }
 
 
-def internal_issue(path: str, exc: BaseException) -> Issue:
-    """bgrecord's own failure on a file, as an issue on that file (with where it happened)."""
-    import traceback
+@dataclass(slots=True)
+class Beyond:
+    """The issues of a file past what its report keeps: counted by severity."""
 
-    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
-    message = (f"bgrecord failed on this file ({type(exc).__name__}: {str(exc)[:200]}{at}); this is a bug in bgrecord: "
+    counts: Counter[Severity] = field(default_factory=Counter)
+    room: list[int] = field(default_factory=lambda: [MAX_ISSUES, MAX_ISSUES])  # left for errors, for other issues
+
+    def __getitem__(self, severity: Severity) -> int:
+        return self.counts[severity]
+
+
+def keep(kept: list[Issue], beyond: Beyond, issues: Iterable[Issue]) -> None:
+    """``issues`` added to ``kept``: the errors up to :data:`~bgrecord.limits.MAX_ISSUES`, and
+    as many warnings and infos (a file's report costs bounded memory however many issues it
+    has, and notices never crowd an error out); the others counted in ``beyond``."""
+    room = beyond.room
+    for issue in issues:
+        other = issue.severity is not Severity.ERROR
+        if room[other] > 0:
+            room[other] -= 1
+            kept.append(issue)
+        else:
+            beyond.counts[issue.severity] += 1
+
+
+def _said_beyond(path: str, issues: list[Issue], beyond: Beyond) -> None:
+    total = sum(beyond[s] for s in Severity)
+    if total:
+        counts = ", ".join(count(beyond[s], str(s)) for s in Severity if beyond[s])
+        issues.append(Issue(Severity.INFO, "format", "more-issues", f"{total:,} more issues not listed ({counts}): a file's report "
+                            f"lists its first {MAX_ISSUES:,} errors and {MAX_ISSUES:,} other issues", path))  # fmt: skip
+
+
+def internal_issue(path: str, exc: BaseException) -> Issue:
+    """bgrecord's own failure on a file, as an issue on that file (with where it happened).
+    Never fails itself: an exception that cannot say what it is (or no memory left to say it)
+    is named by its type alone."""
+    try:
+        import traceback
+
+        where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+        at = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+        said = cut(str(exc))
+    except Exception:  # noqa: BLE001 - the exception's own __str__ failed, or memory ran out: say less
+        at, said = "", "..."
+    message = (f"bgrecord failed on this file ({type(exc).__name__}: {said}{at}); this is a bug in bgrecord: "
                "please report it, with the file")  # fmt: skip
     return Issue(Severity.ERROR, "internal", "internal", message, path)
+
+
+def failed_report(file: Any, exc: BaseException) -> FileReport:
+    """What :func:`validate_file` gives for a file whose work failed outside it (a worker that died)."""
+    name = getattr(file, "name", None) or str(file)
+    return FileReport(name, issues=[internal_issue(name, exc)])
 
 
 def replayed(source: Input | str | Path, rules: str | None = None, steps: bool = False,
@@ -120,10 +172,10 @@ def validate_file(path: str | Path | Input, rules: str | None = None) -> FileRep
         for match, game, out in replayed(path, rules, repeats=repeats):
             if out is not None:
                 report.games += 1
-                report.issues.extend(out.game.issues)
-                report.issues.extend(out.issues)
+                report.add(out.game.issues)
+                report.add(out.issues)
             elif game is None:
-                report.issues.extend(match.issues)
+                report.add(match.issues)
         report.issues = repeats.counted(report.issues)
         return report
 
@@ -138,10 +190,14 @@ class ReadReport:
     matches: list[dict[str, Any]] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     failure: str | None = None
+    beyond: Beyond = field(default_factory=lambda: Beyond())  # issues past MAX_ISSUES: counted, not kept
+
+    def add(self, issues: Iterable[Issue]) -> None:
+        keep(self.issues, self.beyond, issues)
 
     @property
     def errors(self) -> int:
-        return sum(issue.severity is Severity.ERROR for issue in self.issues)
+        return sum(issue.severity is Severity.ERROR for issue in self.issues) + self.beyond[Severity.ERROR]
 
     @property
     def internal(self) -> bool:
@@ -152,10 +208,12 @@ class ReadReport:
         for match in self.matches:
             length = match["length"]
             kind = "money play" if length == 0 else f"{length} point match" if length else "no match length"
-            players = " vs ".join(name or "(no name)" for name in match["players"])
-            games, actions = len(match["games"]), sum(game["actions"] for game in match["games"])
+            players = " vs ".join(one_line(name) if name else "(no name)" for name in match["players"])
+            unlisted = match.get("unlisted", {"games": 0, "actions": 0})
+            games = len(match["games"]) + unlisted["games"]
+            actions = sum(game["actions"] for game in match["games"]) + unlisted["actions"]
             encoding = f" ({match['encoding']})" if match["encoding"] else ""
-            found.append(f"{self.path}: {match['format']}{encoding}, {kind}, {players}, {count(games, 'game')}, {count(actions, 'action')}")
+            found.append(f"{one_line(self.path)}: {match['format']}{encoding}, {kind}, {players}, {count(games, 'game')}, {count(actions, 'action')}")
         return found + [f"  {issue}" for issue in self.issues]
 
     def to_json(self) -> dict[str, Any]:
@@ -165,7 +223,7 @@ class ReadReport:
 
 def _close(report: ReadReport, match: MatchRecord, entry: dict[str, Any]) -> None:
     """A match read to its end: what only the end tells (its format, tags, players)."""
-    report.issues.extend(match.issues)
+    report.add(match.issues)
     entry.update(format=match.format, length=match.length, tags={tag.key: tag.value for tag in match.tags})
     first, second = match.tag("Player 1"), match.tag("Player 2")
     if first is not None and second is not None or not entry["players"]:
@@ -179,6 +237,7 @@ def read_file(path: str | Path | Input, name: str | None = None) -> ReadReport:
     def work() -> ReadReport:
         current: MatchRecord | None = None
         entry: dict[str, Any] = {}
+        listed = 0
         for match, game in iter_games(path):
             if match is not current:
                 if current is not None:
@@ -187,9 +246,15 @@ def read_file(path: str | Path | Input, name: str | None = None) -> ReadReport:
                 entry = {"format": match.format, "encoding": match.encoding, "length": match.length, "players": [], "tags": {}, "games": []}
                 report.matches.append(entry)
             if game is not None:
-                report.issues.extend(game.issues)
-                if not entry["games"]:
+                report.add(game.issues)
+                if not entry["games"] and "unlisted" not in entry:
                     entry["players"] = list(game.names)
+                listed += 1
+                if listed > MAX_ISSUES:  # a file's listing is bounded: the rest counted
+                    unlisted = entry.setdefault("unlisted", {"games": 0, "actions": 0})
+                    unlisted["games"] += 1
+                    unlisted["actions"] += len(game.actions)
+                    continue
                 entry["games"].append({"index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
                                        "scores": list(game.scores), "actions": len(game.actions)})  # fmt: skip
         if current is not None:
@@ -215,4 +280,5 @@ def _reported(report: R, work: Callable[[], R]) -> R:
     except OSError as exc:
         report.failure = f"cannot read: {exc.strerror or exc}"
     report.issues.sort(key=lambda issue: (issue.line or 0, issue.column or 0))
+    _said_beyond(report.path, report.issues, report.beyond)
     return report

@@ -298,8 +298,11 @@ def line_keys(stdin: TextIO) -> Iterator[str]:
         yield text if text.startswith("\x1b") else text[:1] or "\n"
 
 
-def run(records: list[StepRecord], stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-    """The viewer on a terminal (keys without Enter) or on plain input (a key a line)."""
+def run(records: list[StepRecord], stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    """The viewer on a terminal (keys without Enter) or on plain input (a key a line); the
+    standard streams by default, as they are when it runs."""
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
 
     def say(line: str) -> None:
         stdout.write(line + "\n")

@@ -9,6 +9,7 @@ of a record is named first.
 
 from __future__ import annotations
 
+from bgrecord.escapes import one_line
 from bgrecord.position import BAR, OFF, LegalPlay, Position
 from bgrecord.records import Action, CubeAction, Result, Roll
 from bgrecord.replay import KINDS, GameResult, Step
@@ -63,19 +64,19 @@ def action_words(step: Step, name: str, opponent: str, result: GameResult | None
     if kind == "win" and result is not None:
         how = {"bearoff": f"a {KINDS[result.kind]}", "drop": "on the dropped double", "resign": f"a resigned {KINDS[result.kind]}"}
         return f"{name} wins {how[result.ended_by]}: {plural(result.points, 'point')}"
-    return f"{name}: {step.action.text.strip()}"
+    return f"{name}: {one_line(step.action.text.strip())}"
 
 
 def unchecked_words(action: Action, name: str) -> str:
     """An action the replay could not follow (after an error), said as the record writes it."""
     if isinstance(action, Roll) and action.dice is not None:
-        written = " ".join(token.text for token in action.moves) or action.note or "no move"
+        written = one_line(" ".join(token.text for token in action.moves) or action.note or "no move")
         return f"{name} rolls {dice_words(action.dice)} and plays {written}, as written (not checked)"
     if isinstance(action, CubeAction):
-        return f"{name}: {action.text.strip()}, as written (not checked)"
+        return f"{name}: {one_line(action.text.strip())}, as written (not checked)"
     if isinstance(action, Result):
-        return f"{name}: {action.text.strip()}, as written"
-    return f"{name}: {action.text.strip()}"
+        return f"{name}: {one_line(action.text.strip())}, as written"
+    return f"{name}: {one_line(action.text.strip())}"
 
 
 def board_words(position: Position, names: tuple[str, str], viewpoint: int | None = None) -> str:

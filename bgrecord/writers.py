@@ -9,8 +9,9 @@ lines and lines the reader could not read are kept at their place in a .mat file
 
 from __future__ import annotations
 
+import itertools
 import json
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from bgrecord import __version__
 from bgrecord.formats.snowie import snowie_fields
@@ -167,11 +168,16 @@ def _no_start_cube(games: list[GameReplay], what: str) -> None:
 # --- .mat ---
 
 
-def write_mat(match: MatchRecord, games: list[GameReplay]) -> str:
+def write_mat(match: MatchRecord, games: Iterable[GameReplay]) -> str:
     """The match as a .mat file in GNU Backgammon's layout (the right column at 33, pushed by
     long left cells), tags and comments first. Raises :class:`CannotWrite` for a game that
     starts with the cube turned."""
-    _no_start_cube(games, "a .mat file")
+    return "\n".join(mat_lines(match, games))
+
+
+def mat_lines(match: MatchRecord, games: Iterable[GameReplay]) -> Iterator[str]:
+    """The lines of :func:`write_mat`, a game at a time (each game used once, as it comes);
+    :class:`CannotWrite` when a game that starts with the cube turned comes."""
     out: list[str] = []
     for tag in match.tags:
         out.append(f'; [{tag.key} "{tag.value}"]')
@@ -180,11 +186,12 @@ def write_mat(match: MatchRecord, games: list[GameReplay]) -> str:
     if out:
         out.append("")
     length = match.length if match.length is not None else 0
-    out += [f" {length} point match", ""]
+    yield from out
+    yield from (f" {length} point match", "")
     for replayed in games:
-        out += _mat_game(replayed, length)
-        out.append("")
-    return "\n".join(out)
+        _no_start_cube([replayed], "a .mat file")
+        yield from _mat_game(replayed, length)
+        yield ""
 
 
 def _mat_game(replayed: GameReplay, length: int) -> list[str]:
@@ -268,11 +275,16 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write_sgf(match: MatchRecord, games: list[GameReplay], crawford_rule: bool = True, jacoby: bool = False,
+def write_sgf(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False,
               nackgammon: bool = False) -> str:  # fmt: skip
     """The match as GNU Backgammon's SGF: a game tree per game (White = the left player).
     A game that starts with the cube turned says so in its root (``CV``, ``CP``)."""
-    trees = []
+    return "\n".join(sgf_trees(match, games, crawford_rule, jacoby, nackgammon)) + "\n"
+
+
+def sgf_trees(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False,
+              nackgammon: bool = False) -> Iterator[str]:  # fmt: skip
+    """The game trees of :func:`write_sgf`, a game at a time (each game used once, as it comes)."""
     for replayed in games:
         game = replayed.game
         rules = [r for r, on in (("Crawford", crawford_rule and bool(match.length)), ("CrawfordGame", replayed.crawford), ("Jacoby", jacoby),
@@ -302,8 +314,7 @@ def write_sgf(match: MatchRecord, games: list[GameReplay], crawford_rule: bool =
                 nodes.append(_sgf_setup(step, next_actor(replayed.steps, index)))
                 continue
             nodes.extend(_sgf_nodes(step))
-        trees.append("(" + "\n".join(nodes) + ")")
-    return "\n".join(trees) + "\n"
+        yield "(" + "\n".join(nodes) + ")"
 
 
 def _sgf_nodes(step: Step) -> list[str]:
@@ -361,32 +372,51 @@ def step_state(step: Step, replayed: GameReplay, match: MatchRecord, jacoby: boo
     return position, state
 
 
-def write_json(match: MatchRecord, games: list[GameReplay], jacoby: bool = False) -> str:
+def write_json(match: MatchRecord, games: Iterable[GameReplay], jacoby: bool = False) -> str:
     """The record with every step's position and match IDs (schema in docs/formats.md)."""
+    return "".join(json_pieces(match, games, jacoby))
+
+
+def json_pieces(match: MatchRecord, games: Iterable[GameReplay], jacoby: bool = False) -> Iterator[str]:
+    """The text of :func:`write_json`, a game at a time (each game used once, as it comes):
+    the same bytes as the whole document given to ``json.dumps`` at once."""
+    each = iter(games)
+    first = next(each, None)
+    players = match.players if match.games or first is None else (match.tag("Player 1"), match.tag("Player 2"))
+    if players[0] is None or players[1] is None:  # as MatchRecord.players: the tags, else the first game's names
+        players = first.game.names if first is not None else ("", "")
     document: dict[str, Any] = {
         "bgrecord": 1, "path": match.path, "format": match.format, "encoding": match.encoding, "length": match.length,
-        "players": list(match.players), "tags": [[t.key, t.value] for t in match.tags], "comments": match.comments,
+        "players": list(players), "tags": [[t.key, t.value] for t in match.tags], "comments": match.comments,
         "games": [],
     }  # fmt: skip
-    for replayed in games:
-        game = replayed.game
-        result = replayed.result
-        steps = []
-        for step, ogid, row in zip(replayed.steps, step_ogids(replayed, match.length or 0), mat_rows(replayed.steps)):
-            position, state = step_state(step, replayed, match, jacoby)
-            steps.append({
-                "line": step.action.line, "move": row, "player": step.player, "action": step.kind,
-                "text": step.action.text, "dice": list(step.dice) if step.dice else None,
-                "play": play_text(step.play) if step.play is not None else None, **ids_json(position, state, ogid),
-                "cube": step.cube, "cube_owner": step.cube_owner, "score": list(step.score),
-            })  # fmt: skip
-            if isinstance(step.action, SetPosition):
-                steps[-1]["on_roll"] = step.action.on_roll
-        document["games"].append({
-            "index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
-            "score": list(replayed.score), "crawford": replayed.crawford, "checked": replayed.checked,
-            "result": None if result is None else {"winner": result.winner, "points": result.points,
-                                                   "kind": result.kind, "ended_by": result.ended_by},
-            "steps": steps,
+    head = json.dumps(document, indent=1, ensure_ascii=False)
+    opened = False
+    for replayed in itertools.chain([first] if first is not None else [], each):
+        text = "  " + json.dumps(_json_game(match, replayed, jacoby), indent=1, ensure_ascii=False).replace("\n", "\n  ")
+        yield (",\n" if opened else head.removesuffix("[]\n}") + "[\n") + text
+        opened = True
+    yield "\n ]\n}\n" if opened else head + "\n"
+
+
+def _json_game(match: MatchRecord, replayed: GameReplay, jacoby: bool) -> dict[str, Any]:
+    game = replayed.game
+    result = replayed.result
+    steps = []
+    for step, ogid, row in zip(replayed.steps, step_ogids(replayed, match.length or 0), mat_rows(replayed.steps)):
+        position, state = step_state(step, replayed, match, jacoby)
+        steps.append({
+            "line": step.action.line, "move": row, "player": step.player, "action": step.kind,
+            "text": step.action.text, "dice": list(step.dice) if step.dice else None,
+            "play": play_text(step.play) if step.play is not None else None, **ids_json(position, state, ogid),
+            "cube": step.cube, "cube_owner": step.cube_owner, "score": list(step.score),
         })  # fmt: skip
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+        if isinstance(step.action, SetPosition):
+            steps[-1]["on_roll"] = step.action.on_roll
+    return {
+        "index": game.index, "number": game.number, "line": game.line, "names": list(game.names),
+        "score": list(replayed.score), "crawford": replayed.crawford, "checked": replayed.checked,
+        "result": None if result is None else {"winner": result.winner, "points": result.points,
+                                               "kind": result.kind, "ended_by": result.ended_by},
+        "steps": steps,
+    }  # fmt: skip

@@ -1,9 +1,18 @@
-"""Fuzzing: text shaped like .mat and SGF records, and byte-level mutants of the samples, through
-every command that reads (read, validate, replay, stats, convert). Each must end cleanly: no
-exception, exit status 0, 1 or 2, no output left half-written, and within a time bound.
+"""Fuzzing: text shaped like .mat and SGF records, byte-level mutants of the samples, and the
+hostile inputs of issue 21 (``tests/hostile.py``: a generator for each class of attack),
+through every command (validate, read, replay in each format and with the keyboard, stats,
+convert to each format, index into each engine, find). Each must end cleanly: no traceback,
+no internal error, exit status 0, 1 or 2, no raw control character on a terminal's stream,
+no output left half-written, within a time bound; the hostile inputs run as a user's process
+(forked from ``hostile.Runner``'s server) under a memory limit (a hard cap on its address
+space, and its peak resident memory checked against 500 MB).
 
-CI runs a short pass; for a long one set ``BGRECORD_FUZZ_EXAMPLES`` (examples per test), e.g.
-``BGRECORD_FUZZ_EXAMPLES=5000 pytest tests/test_fuzz.py``.
+CI runs a short pass; for a long one set ``BGRECORD_FUZZ_EXAMPLES`` (examples per test: 25
+by default, one hostile example per class for each 25) and ``BGRECORD_FUZZ_SIZE`` (the scale
+of the hostile inputs: 0.25 by default, 1 to 3 passes every limit), e.g.
+``BGRECORD_FUZZ_EXAMPLES=5000 BGRECORD_FUZZ_SIZE=1 pytest tests/test_fuzz.py``. The long run of the issue (10,000
+cases across the generators and commands, with a report of the slowest and largest) is
+``nice python tests/fuzz_long.py --cases 10000``.
 """
 
 from __future__ import annotations
@@ -13,12 +22,15 @@ import os
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hostile
+from hostile import mutant
 from bgrecord.cli import main
 from bgrecord.formats import SUFFIXES
 from conftest import CORPUS
@@ -119,28 +131,6 @@ def test_sgf_shaped_text_ends_cleanly(tmp_path_factory: pytest.TempPathFactory, 
 # --- byte-level mutants of the samples ---
 
 
-def mutant(content: bytes, seed: int) -> bytes:
-    """``content`` with a few random edits: bytes flipped, cut, repeated or swapped in."""
-    rng = random.Random(seed)
-    data = bytearray(content)
-    for _ in range(rng.randint(1, 8)):
-        if not data:
-            break
-        at = rng.randrange(len(data))
-        edit = rng.choice([0, 0, 1, 2, 3, 3, 4] if len(data) < 2 * len(content) else [1])
-        if edit == 0:
-            data[at] = rng.randrange(256)
-        elif edit == 1:
-            del data[at : at + rng.randint(1, 64)]
-        elif edit == 2:
-            data[at:at] = data[at : at + rng.randint(1, 256)] * rng.randint(1, 8)
-        elif edit == 3:
-            data[at:at] = rng.choice([b"99999999999999999999", b"\x00", b"\xff\xfe", b"/", b"*", b"\r", b"]", b")", b"(;", b"\n Game 2\n"])
-        elif rng.random() < 0.2:  # cut short, as a download that stopped
-            data = data[:at]
-    return bytes(data)
-
-
 @fuzz
 @given(seed_file=st.sampled_from(SEEDS), seed=st.integers(0, 2**32))
 def test_mutants_of_the_samples_end_cleanly(tmp_path_factory: pytest.TempPathFactory, seed_file: Path, seed: int) -> None:
@@ -157,3 +147,35 @@ def test_a_folder_of_mutants_is_read_in_one_run_every_file_reported(tmp_path: Pa
     assert result.exit_code in (0, 1, 2) and "internal" not in result.output
     document = json.loads(result.output)
     assert document["summary"]["files"] == count and len(document["files"]) == count
+
+
+# --- the hostile inputs of issue 21, class by class, through every command, under limits ---
+
+HOSTILE_EXAMPLES = max(1, EXAMPLES // 25)
+HOSTILE_SIZE = float(os.environ.get("BGRECORD_FUZZ_SIZE", "0.25"))  # the long run's sizes: 1 to 3
+SECONDS_PER_RUN = 30.0  # the long run holds cases to 20 s; CI machines vary
+hostile_fuzz = settings(max_examples=HOSTILE_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=EXAMPLES <= 25)
+
+
+@pytest.fixture(scope="module")
+def runner() -> Any:
+    started = hostile.Runner(seconds=SECONDS_PER_RUN, memory=500 << 20)
+    yield started
+    started.close()
+
+
+def every_command(runner: hostile.Runner, case: hostile.Case, folder: Path) -> None:
+    for command in hostile.COMMANDS:
+        for outcome in hostile.run_case(runner, case, command, folder / command):
+            assert not outcome.problems, (case.kind, case.name, command, outcome.problems, outcome.stderr[-400:])
+
+
+@pytest.mark.parametrize("number", sorted(hostile.CLASSES))
+@hostile_fuzz
+@given(data=st.data())
+def test_hostile_inputs_of_each_class_end_cleanly_in_every_command(runner: hostile.Runner, tmp_path_factory: pytest.TempPathFactory,
+                                                                   number: int, data: st.DataObject) -> None:  # fmt: skip
+    kind = data.draw(st.sampled_from(hostile.CLASSES[number]))
+    seed = data.draw(st.integers(0, 2**32))
+    case = hostile.GENERATORS[kind](random.Random(seed), HOSTILE_SIZE)
+    every_command(runner, case, tmp_path_factory.mktemp(f"class{number}"))

@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
+from bgrecord.escapes import one_line
 from bgrecord.records import MatchRecord
 from bgrecord.replay import GameReplay, Step
 from bgrecord.steps import StepRecord
@@ -36,11 +37,15 @@ class Annotations:
             plies = int(row.get("plies") or 0)
             deepest[key] = max(deepest.get(key, plies), plies)
             kept.append(row)
+        seen: set[tuple[Any, ...]] = set()
         for row in kept:
             if int(row.get("plies") or 0) == deepest[row["game_key"]]:
                 entry = {name: row.get(name) for name in SHOWN}
-                if entry not in found[(row["game_key"], int(row["step"]))]:  # a copy of the match analysed twice
-                    found[(row["game_key"], int(row["step"]))].append(entry)
+                place = (row["game_key"], int(row["step"]))
+                same = (*place, *map(repr, entry.values()))
+                if same not in seen:  # a copy of the match analysed twice (a set: a table of copies stays linear)
+                    seen.add(same)
+                    found[place].append(entry)
         self.rows = dict(found)
         self.games = set(deepest)
 
@@ -62,14 +67,21 @@ def read_annotations(path: str | Path) -> Annotations:
 
         if not Path(path).is_file():
             raise ValueError(f"{path}: no such database")
-        database = Database(path, read_only=True)
+        from bgrecord.storage import engine_failure, is_engine_error
+
         try:
-            if "decisions" not in database.names():
-                raise ValueError(f"{path}: holds no analysis (bgrecord analyze -o {path} puts one there)")
-            columns = ("game_key", "step", *SHOWN)
-            return Annotations(database.rows(f"SELECT {', '.join(columns)} FROM decisions", columns))
-        finally:
-            database.close()
+            database = Database(path, read_only=True)
+            try:
+                if "decisions" not in database.names():
+                    raise ValueError(f"{path}: holds no analysis (bgrecord analyze -o {path} puts one there)")
+                columns = ("game_key", "step", *SHOWN)
+                return Annotations(database.rows(f"SELECT {', '.join(columns)} FROM decisions", columns))
+            finally:
+                database.close()
+        except Exception as exc:
+            if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
+                raise engine_failure(path, exc) from None
+            raise
     from bgrecord.analysis.store import load, rows_of
 
     kind, data = load(path)
@@ -92,4 +104,4 @@ def analysis_words(rows: list[dict[str, Any]]) -> str:
             said.append(f"play {judged}" + (f", luck {float(luck):+.3f}" if luck is not None else ""))
         else:
             said.append(f"{row.get('kind')} {judged}")
-    return f"Analysis at {rows[0].get('plies')} ply: {'; '.join(said)}." if said else ""
+    return one_line(f"Analysis at {rows[0].get('plies')} ply: {'; '.join(said)}.") if said else ""  # a table's text, one line

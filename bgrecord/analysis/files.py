@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMatch, EngineMissing, open_engine
 from bgrecord.analysis.measures import CUBE_CATEGORIES, GameSums, Judged, Sums, derived, judge_answer, judge_double, judge_no_double, judge_play, skill
+from bgrecord.escapes import encodable
 from bgrecord.ids import GameState
 from bgrecord.issues import Severity
 from bgrecord.matchkeys import MatchKeys, game_fingerprint
@@ -28,7 +29,7 @@ from bgrecord.records import Action, CubeAction, MatchRecord, Result, Roll
 from bgrecord.replay import GameReplay, Step
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
-from bgrecord.validate import guarded, replayed
+from bgrecord.validate import guarded, internal_issue, replayed
 from bgrecord.words import notation
 from bgrecord.writers import step_state, write_mat
 
@@ -82,7 +83,7 @@ def analyse_file(path: str | Path | Input, plies: int = 0, rules: str | None = N
                  timeout: float | None = None, known: frozenset[str] = frozenset()) -> FileAnalysis:  # fmt: skip
     """Analyse every match of the file at ``path`` at ``plies``; ``known``: match keys already
     analysed at these plies, left out (:attr:`FileAnalysis.cached` counts them)."""
-    name = (path.name if isinstance(path, Input) else str(path)) or "<stdin>"
+    name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")  # as the tables can write it
     found = FileAnalysis(name)
 
     def work() -> FileAnalysis:
@@ -97,6 +98,12 @@ def analyse_file(path: str | Path | Input, plies: int = 0, rules: str | None = N
         return guarded(name, work, failed)
     except OSError as exc:
         return FileAnalysis(name, problem=f"cannot read: {exc.strerror or exc}")
+
+
+def failed_analysis(file: Any, exc: BaseException) -> FileAnalysis:
+    """What :func:`analyse_file` gives for a file whose work failed outside it (a worker that died)."""
+    name = encodable(getattr(file, "name", None) or str(file))
+    return FileAnalysis(name, problem=internal_issue(name, exc).message, internal=True)
 
 
 def _analyse(source: Input, found: FileAnalysis, plies: int, rules: str | None, engine: str, timeout: float | None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from bgrecord.analysis.tables import DECISION_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 from bgrecord.archive import Database, updated
@@ -24,8 +24,19 @@ FROM_TABLE = {"decisions": "decisions", "players": "analysis_players", "matches"
 def known(target: str | Path, plies: int) -> frozenset[str]:
     """The keys of the matches analysed at ``plies`` in the index at ``target`` (none when
     it does not exist or holds no analysis)."""
-    if not Path(target).is_file():
+    if not Path(target).is_file() or not Path(target).stat().st_size:  # an empty file: a new database
         return frozenset()
+    from bgrecord.storage import engine_failure, is_engine_error
+
+    try:
+        return _known(target, plies)
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(target, exc) from None
+        raise
+
+
+def _known(target: str | Path, plies: int) -> frozenset[str]:
     database = Database(target, read_only=True)
     try:
         names = database.names()
@@ -69,10 +80,10 @@ class Store:
 
 
 @contextlib.contextmanager
-def storing(target: str | Path) -> Iterator[Store]:
+def storing(target: str | Path, waiting: Callable[[], None] | None = None) -> Iterator[Store]:
     """A :class:`Store` into the index at ``target`` (made when missing), renamed into place at
-    the end of the block (:func:`bgrecord.archive.updated`)."""
-    with updated(target) as database:
+    the end of the block, one writer at a time (:func:`bgrecord.archive.updated`)."""
+    with updated(target, waiting) as database:
         yield Store(database)
         database.execute("DROP INDEX IF EXISTS decisions_by_match")
         database.execute("CREATE INDEX decisions_by_match ON decisions (match_key, game_in_match, step)")
@@ -143,7 +154,19 @@ def rows_of(data: Any) -> list[dict[str, Any]]:
 
 def errors_at(path: str | Path, found: list[dict[str, Any]]) -> None:
     """Give each occurrence ``find`` found (rows of the positions table) its ``analysis``: the
-    decisions analysed at that step (the deepest plies stored), or an empty list."""
+    decisions analysed at that step (the deepest plies stored), or an empty list. A database
+    whose tables are not as analyze writes them: :class:`~bgrecord.storage.DatabaseError`."""
+    from bgrecord.storage import engine_failure, is_engine_error
+
+    try:
+        _errors_at(path, found)
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
+
+
+def _errors_at(path: str | Path, found: list[dict[str, Any]]) -> None:
     database = Database(path, read_only=True)
     try:
         if "decisions" not in database.names():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from typing import Any
 
@@ -18,6 +19,7 @@ from bgrecord.cli.common import (
     rules_option,
     scheduler_option,
 )
+from bgrecord.escapes import one_line
 from bgrecord.issues import count
 
 DATABASES = (".duckdb", ".sqlite", ".sqlite3")
@@ -66,7 +68,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     file and renamed into place when complete.
     """
     from bgrecord.analysis.engine import EngineMissing
-    from bgrecord.analysis.files import analyse_file, close_engines
+    from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
     from bgrecord.analysis.gnubg import find_gnubg
     from bgrecord.analysis.tables import TABLES
     from bgrecord.export import DatasetWriter, TableWriter, needs
@@ -98,7 +100,10 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     if database:
         from bgrecord.analysis.store import known as stored
 
-        known = stored(decisions_out, plies)
+        try:
+            known = stored(decisions_out, plies)
+        except ValueError as exc:
+            fail(str(exc))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     workers = jobs or max(1, min(cores, len(inputs.files)))  # gnubg's work outweighs a worker's start from two files
     report = _Report()
@@ -108,7 +113,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
             if database:
                 from bgrecord.analysis.store import storing
 
-                store = stack.enter_context(storing(decisions_out))
+                store = stack.enter_context(storing(decisions_out, functools.partial(_waiting, decisions_out)))
                 writers += [(kind, _StoreWriter(store, kind)) for kind in TABLES]
             for path, kind in outputs:
                 fmt = format_of(path, table_format)
@@ -122,7 +127,8 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
                     writers.append((kind, stack.enter_context(TableWriter(path, fmt, TABLES[kind]))))
             batches = _Batches(writers)
             arguments = (plies, rules, "gnubg", timeout, known)
-            for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2), batch=1):
+            for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2),
+                                   batch=1, failed=failed_analysis):  # fmt: skip
                 report.add(found)
                 batches.add(found)
             batches.flush()
@@ -131,8 +137,12 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     finally:
         close_engines()  # this process's gnubg (the command ends without the interpreter's exit handlers)
     if not quiet:
-        click.echo(report.summary(len(inputs.files), decisions_out), err=True)
+        click.echo(report.summary(len(inputs.files), one_line(decisions_out)), err=True)
     inputs.exit(report.failed, report.skipped > 0)
+
+
+def _waiting(target: str) -> None:
+    click.echo(f"bgrecord: {one_line(target)}: another bgrecord run is writing it: waiting for it to finish", err=True)
 
 
 def _check_database(path: str, inputs: list[str]) -> None:
@@ -186,12 +196,12 @@ class _Report:
     def add(self, found: Any) -> None:
         if found.problem:
             self.failed = True
-            click.echo(f"bgrecord: {found.path}: {found.problem}", err=True)
+            click.echo(f"bgrecord: {one_line(found.path)}: {one_line(found.problem)}", err=True)
         for note in found.notes:
-            click.echo(f"bgrecord: {found.path}: {note}", err=True)
+            click.echo(f"bgrecord: {one_line(found.path)}: {one_line(note)}", err=True)
         for failure in found.failures:
             self.failed = True
-            click.echo(f"bgrecord: {found.path}: {failure}", err=True)
+            click.echo(f"bgrecord: {one_line(found.path)}: {one_line(failure)}", err=True)
         self.failures += len(found.failures)
         self.skipped += found.skipped_games
         self.cached += found.cached

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import (
     each_file,
     gather,
@@ -46,7 +47,7 @@ def read(paths: tuple[str, ...], output: str, quiet: bool) -> None:
     else:
         for report in reports:
             if report.failure:
-                click.echo(f"bgrecord: {report.path}: {report.failure}", err=True)
+                click.echo(f"bgrecord: {one_line(report.path)}: {report.failure}", err=True)
             for line in report.lines():
                 if not quiet or line.startswith("  "):
                     click.echo(line)
@@ -71,11 +72,11 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
     cube action, result and score is checked; each problem is reported where it stands, as
     path:line:column: severity[code] message.
     """
-    from bgrecord.validate import validate_file
+    from bgrecord.validate import failed_report, validate_file
 
     inputs = gather(paths)
     inputs.report()
-    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet, scheduler=scheduler))
+    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_report))
     totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
     games = sum(report.games for report in reports)
     failed = any(report.failure or report.internal for report in reports)
@@ -90,7 +91,7 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
         shown = {Severity.ERROR} | ({Severity.WARNING} if strict else set()) if quiet else set(Severity)
         for report in reports:
             if report.failure:
-                click.echo(f"bgrecord: {report.path}: {report.failure}", err=True)
+                click.echo(f"bgrecord: {one_line(report.path)}: {report.failure}", err=True)
             for issue in report.issues:
                 if issue.severity in shown:
                     click.echo(str(issue))

@@ -3,11 +3,23 @@
 
 Exit status, for every command: 0 success; 1 the records have errors (or, with ``--strict``,
 warnings), or an input named nothing to read; 2 a usage error, an input or output that
-cannot be read or written, or a failure of bgrecord itself (reported as a bug).
+cannot be read or written, or a failure of bgrecord itself (reported as a bug); 129, 130,
+141 and 143 as :mod:`bgrecord.cli.streams` says (docs/cli.md, "Limits, exit statuses and
+signals").
+
+A command keeps the promises on hostile input by using what is here and there: its inputs
+from :func:`gather`, each file worked on by :func:`each_file` (given ``failed``, for what
+escapes a worker) with a work function whose own failures are caught by
+:func:`bgrecord.validate.guarded` or :func:`~bgrecord.validate.guarded_steps` (any exception
+of a file is that file's ``internal`` issue), names and messages printed with
+:func:`~bgrecord.escapes.one_line` through ``click.echo`` (the group guards and escapes the
+standard streams), outputs written through :mod:`bgrecord.outputs` (checked with
+``check_target`` and ``distinct`` before any work).
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import signal
@@ -18,6 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.issues import count
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,7 +43,7 @@ class Failure(click.ClickException):
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"bgrecord: {self.format_message()}", err=True)
+        click.echo(f"bgrecord: {one_line(self.format_message())}", err=True)
 
 
 class Nothing(Failure):
@@ -108,9 +121,9 @@ class Inputs:
 
     def report(self) -> None:
         for line in self.missing:
-            click.echo(f"bgrecord: {line}", err=True)
+            click.echo(f"bgrecord: {one_line(line)}", err=True)
         for folder in self.empty:
-            click.echo(f"bgrecord: {folder}: warning: no match file in this folder", err=True)
+            click.echo(f"bgrecord: {one_line(folder)}: warning: no match file in this folder", err=True)
 
     @property
     def problems(self) -> list[str]:
@@ -190,14 +203,20 @@ def _size(name: str) -> int:
 
 def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
               sizes: list[str] | None = None, scheduler: str | None = None, progress: tuple[str, int] = ("reading", 50),
-              batch: int | None = None) -> Iterator[Any]:
+              batch: int | None = None, failed: Callable[[Any, BaseException], Any] | None = None) -> Iterator[Any]:  # fmt: skip
     """``work(file, *arguments)`` for every file, yielded in file order (whatever the number of
     workers), in ``jobs`` worker processes when more than one (standard input is read here),
     or on the Dask cluster at ``scheduler``; a progress bar on stderr for long runs at a
     terminal (rich is imported only then): ``progress`` is its label and the number of files
     from which it is shown. ``sizes``: the file names to size the work by, when ``files`` are
     not names. ``batch``: files sent to a worker at a time (by default a few: the work of one
-    file is small); 1 where one file is long work."""
+    file is small); 1 where one file is long work. A name is given to ``work`` as
+    :meth:`Input.named <bgrecord.source.Input.named>` (a file, whatever the name holds).
+
+    Each file's work stands alone: ``work`` reports its own failures, and what escapes it
+    in a worker (a worker that dies, a result that cannot travel back) is
+    ``failed(file, exception)`` after the file is tried again alone in a new process; a
+    file too large for a worker to send back (``oversized``) is read again here."""
     # What is loaded so far (modules, the grammar) lives as long as the process: the collector
     # need not scan it again for every file, and forked workers keep sharing its pages. Reading
     # makes many small records that live as long as their game: a young collection every 700
@@ -205,60 +224,106 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
     gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(50_000, *thresholds[1:])
-    pool = None
+    pool: list[Any] = []  # the worker processes, when there are: [executor, how many]
+
+    def here(file: Any) -> Any:
+        return work(source_of(file) if isinstance(file, str) else file, *arguments)
+
     try:
         names = [f for f in (sizes if sizes is not None else files) if f != STDIN]
         if scheduler and len(names) != len(files):
             fail("--scheduler reads files, not standard input")
+        retry = functools.partial(_alone, work, arguments, failed, pool)
         if scheduler and files:
-            results: Iterable[Any] = _on_cluster(work, files, arguments, scheduler, jobs or _cores(), batch)
+            results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), batch, retry)
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
-            from concurrent.futures import ProcessPoolExecutor
-
             from bgrecord.cluster import BATCH, in_order, run_batch
 
-            pool = executor = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-            results = in_order(lambda files: executor.submit(run_batch, work, files, arguments), files, 4 * jobs, batch or BATCH)
+            pool[:] = [_pool(jobs), jobs]
+            results = in_order(lambda part: pool[0].submit(run_batch, work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
         else:
-            results = (work(source_of(path) if path == STDIN else path, *arguments) for path in files)
+            results = (here(file) for file in files)
+        results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(files, results))
         if len(files) >= progress[1] and not quiet and sys.stderr.isatty():
             from rich.progress import track
 
             results = track(results, total=len(files), description=progress[0], transient=True, console=_stderr())
         yield from results
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        if pool:
+            pool[0].shutdown(cancel_futures=True)
         gc.set_threshold(*thresholds)
         gc.unfreeze()
 
 
+def _sources(files: list[Any]) -> list[Any]:
+    """Names as files (:func:`source_of`), for a worker; other units of work as they are."""
+    return [source_of(file) if isinstance(file, str) else file for file in files]
+
+
+def _pool(jobs: int) -> Any:
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+
+
+def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callable[[Any, BaseException], Any] | None,
+           pool: list[Any], batch: list[Any], exc: Exception) -> list[Any]:  # fmt: skip
+    """A batch whose worker failed it: each file again, alone in a new process, and
+    ``failed(file, exception)`` for one that fails again. A broken pool is replaced."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from bgrecord.cluster import run_batch
+
+    if failed is None:
+        raise exc
+    if pool and isinstance(exc, BrokenProcessPool):
+        pool[0].shutdown(wait=False, cancel_futures=True)
+        pool[0] = _pool(pool[1])
+    found = []
+    for file in batch:
+        single = _pool(1)
+        try:
+            found += single.submit(run_batch, work, _sources([file]), arguments).result()
+        except Exception as again:  # noqa: BLE001 - this file's failure, whatever it is
+            found.append(failed(file, again))
+        finally:
+            single.shutdown(wait=False, cancel_futures=True)
+    return found
+
+
 def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
-                batch: int | None = None) -> Iterator[Any]:  # fmt: skip
+                batch: int | None, retry: Callable[[list[Any], Exception], list[Any]]) -> Iterator[Any]:  # fmt: skip
     """:func:`bgrecord.cluster.cluster_map`, its failures one line (exit status 2)."""
     from bgrecord.cluster import BATCH, ClusterError, cluster_map
 
     try:
-        yield from cluster_map(work, files, arguments, scheduler, workers, batch or BATCH)
+        yield from cluster_map(work, files, arguments, scheduler, workers, batch or BATCH, retry)
     except (ClusterError, ImportError) as exc:
         fail(str(exc))
 
 
 def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is for the main process, which stops the workers without a traceback."""
+    """In a worker: Ctrl-C is for the main process, which stops the workers without a
+    traceback; SIGTERM and SIGHUP stop a worker as they stop the main process (its temporary
+    files removed)."""
+    from bgrecord.cli.streams import stop_on_signals
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stop_on_signals(worker=True)
 
 
 def _stderr() -> Any:
     from rich.console import Console
 
-    return Console(stderr=True)
+    from bgrecord.cli.streams import raw_stderr
+
+    return Console(file=raw_stderr())
 
 
 def source_of(name: str) -> Any:
-    """What a reader takes for a file name (standard input for ``-``)."""
-    if name == STDIN:
-        from bgrecord.source import Input
+    """What a reader takes for a file name: standard input for ``-``, else the file of that
+    name (whatever it holds: a line break in a name is no record's text)."""
+    from bgrecord.source import Input
 
-        return Input.stdin()
-    return Path(name)
+    return Input.stdin() if name == STDIN else Input.named(name)

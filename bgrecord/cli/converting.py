@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
 from bgrecord.issues import count
+from bgrecord.outputs import distinct
 
 if TYPE_CHECKING:
     from bgrecord.convert import Conversion
@@ -20,21 +23,19 @@ _BY_SUFFIX = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".ogxm": "ogxm", ".
 def destinations(files: list[str], folder: Path, suffix: str) -> list[str]:
     """Where each input goes in ``folder``: its place below the folder the inputs share,
     mirrored (two files of one name in different folders stay apart); a name that two inputs
-    would share (``a.mat`` and ``a.sgf``) keeps its old extension too."""
+    would share (``a.mat`` and ``a.sgf``, or ``a.mat.gz`` and ``a.mat``) keeps its old
+    extensions too. ``OutputError`` when two inputs would still go to one file."""
     real = [Path(f).resolve() for f in files if f != STDIN]
     root = Path(os.path.commonpath([str(p.parent) for p in real])) if real else Path(".")
-    planned: list[Path] = []
-    for name in files:
-        relative = Path("stdin") if name == STDIN else Path(name).resolve().relative_to(root)
-        planned.append(relative)
-    stems: dict[Path, int] = {}
-    for relative in planned:
-        stems[relative.with_suffix("")] = stems.get(relative.with_suffix(""), 0) + 1
-    found = []
-    for relative in planned:
-        base = relative.with_suffix("") if stems[relative.with_suffix("")] == 1 else relative
-        found.append(str(folder / (str(base) + suffix)))
-    return found
+    planned = [Path("stdin") if name == STDIN else Path(name).resolve().relative_to(root) for name in files]
+    stems = Counter(os.path.normcase(str(relative.with_suffix(""))) for relative in planned)
+    bases = [relative.with_suffix("") if stems[os.path.normcase(str(relative.with_suffix("")))] == 1 else relative for relative in planned]
+    found = [os.path.normcase(str(base) + suffix) for base in bases]
+    shared = Counter(found)
+    bases = [relative if shared[target] > 1 else base for relative, base, target in zip(planned, bases, found)]
+    targets = [str(folder / (str(base) + suffix)) for base in bases]
+    distinct(targets)
+    return targets
 
 
 @click.command()
@@ -57,7 +58,8 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
     errors are reported either way. An input is never written over, an existing output only
     with --overwrite, and each output is written to a temporary file renamed into place.
     """
-    from bgrecord.convert import TARGETS, convert_pair
+    from bgrecord.convert import TARGETS, convert_pair, failed_conversion
+    from bgrecord.outputs import OutputError, check_target, distinct
 
     found = gather(inputs)
     found.report()
@@ -70,8 +72,11 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
             raise click.BadParameter("give --to when converting into a folder", param_hint="--to")
         if output == STDIN:
             raise click.BadParameter("several inputs go into a folder, not to standard output", param_hint="-o")
-        targets = destinations(files, out, TARGETS[target])
-        for folder in {Path(t).parent for t in targets}:
+        try:
+            targets = destinations(files, out, TARGETS[target])
+        except OutputError as exc:
+            fail(str(exc))
+        for folder in sorted({Path(t).parent for t in targets}):
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -81,20 +86,29 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
         if target is None:
             raise click.BadParameter("say --to mat, sgf, json, ogxm or ogxms, or end the output with one of those extensions", param_hint="--to")
         targets = [output] * len(files)
+    if stream:
+        try:
+            check_target(output, files, overwrite)
+        except OutputError as exc:
+            fail(str(exc))
     pairs = list(zip(files, targets))
-    results = list(each_file(convert_pair, pairs, (target, rules, force, overwrite, tuple(files)), jobs, quiet, sizes=files))
+    results = list(each_file(convert_pair, pairs, (target, rules, force, overwrite, tuple(files)), jobs, quiet, sizes=files,
+                             failed=failed_conversion))  # fmt: skip
     counts = {"written": 0, "refused": 0, "errors": 0, "failed": 0}
     for result in results:
         counts[result.status] += 1
         for issue in result.errors:
             if not quiet or not force:
                 click.echo(str(issue), err=True)
+        if result.more_errors and (not quiet or not force):
+            click.echo(f"{one_line(result.source)}: {count(result.more_errors, 'more error')} not listed", err=True)
         if result.status == "written" and not stream and not quiet:
-            click.echo(f"{result.source} -> {result.destination}", err=True)
+            click.echo(f"{one_line(result.source)} -> {one_line(result.destination)}", err=True)
         elif result.status == "errors":
-            click.echo(f"{result.source}: not converted ({count(len(result.errors), 'error')}; --force converts it anyway)", err=True)
+            errors = count(len(result.errors) + result.more_errors, "error")
+            click.echo(one_line(result.message or f"{result.source}: not converted ({errors}; --force converts it anyway)"), err=True)
         elif result.message:
-            click.echo(f"bgrecord: {result.message}", err=True)
+            click.echo(f"bgrecord: {one_line(result.message)}", err=True)
     if stream:
         _write_stream(output, results, inputs=tuple(files), overwrite=overwrite, counts=counts)
     if not quiet:
@@ -118,4 +132,4 @@ def _write_stream(output: str, results: list[Conversion], inputs: tuple[str, ...
         write_output(output, write_stream(members))
     except (OutputError, ImportError, ValueError) as exc:
         fail(str(exc))
-    click.echo(f"{count(len(members), 'match', 'matches')} -> {output}", err=True)
+    click.echo(f"{count(len(members), 'match', 'matches')} -> {one_line(output)}", err=True)

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
 from bgrecord.issues import count
 
@@ -35,7 +36,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     as a copy renamed into place: a run that fails leaves the database as it was. Schema:
     docs/stats.md.
     """
-    from bgrecord.archive import engine_of, index_rows
+    from bgrecord.archive import engine_of, failed_rows, index_rows
     from bgrecord.archive import index as update
     from bgrecord.extras import require
     from bgrecord.outputs import OutputError, check_target
@@ -52,30 +53,33 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     inputs.report()
 
     def work(names: list[str]) -> Any:
-        return each_file(index_rows, names, (rules,), jobs, quiet, scheduler=scheduler)
+        return each_file(index_rows, names, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_rows)
+
+    def waiting() -> None:
+        click.echo(f"bgrecord: {one_line(target)}: another bgrecord index is writing it: waiting for it to finish", err=True)
 
     tables = _analysis_tables(analyses, target)
     try:
-        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe)
+        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe, waiting)
         if tables:
             from bgrecord.analysis.store import rows_of, storing
 
-            with storing(target) as store:
+            with storing(target, waiting) as store:
                 for kind, data in tables:
                     store.add(kind, rows_of(data))
     except (ValueError, OSError) as exc:
         fail(str(exc))
     if report.remade:
-        click.echo(f"bgrecord: {target}: an index of another version of bgrecord: made again from every file", err=True)
+        click.echo(f"bgrecord: {one_line(target)}: an index of another version of bgrecord: made again from every file", err=True)
     for file, problem, _ in report.problems:
-        click.echo(f"bgrecord: {file}: {problem}", err=True)
+        click.echo(f"bgrecord: {one_line(file)}: {one_line(problem)}", err=True)
     for file, problem in report.empty:
-        click.echo(f"bgrecord: {file}: warning: {problem}", err=True)
+        click.echo(f"bgrecord: {one_line(file)}: warning: {one_line(problem)}", err=True)
     if not quiet:
         again = f", {len(report.retried):,} read again" if report.retried else ""
         left_out = f" ({count(len(report.empty), 'file')} gave no games: read again next time)" if report.empty else ""
         click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged{again}"
-                   f"{left_out}: {count(report.games, 'game')}, {count(report.positions, 'position')} -> {target}", err=True)  # fmt: skip
+                   f"{left_out}: {count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
     inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems or report.empty))
 
 
@@ -152,7 +156,7 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
 def _occurrence(row: dict[str, Any]) -> str:
     """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``; in a file
     without lines, the unit its place counts (``file.xg:record 4: ...``), as validate says it."""
-    names = (row["player0"] or "left", row["player1"] or "right")
+    names = (one_line(row["player0"] or "left"), one_line(row["player1"] or "right"))
     actor = names[row["player"]] if row["player"] in (0, 1) else "?"
     move = f", move {row['move']}" if row["move"] else ""
     match = f"match {row['match']}, " if row["match"] and row["match"] > 1 else ""
@@ -160,8 +164,8 @@ def _occurrence(row: dict[str, Any]) -> str:
             "double": f"{actor} doubles", "take": f"{actor} doubled: taken", "drop": f"{actor} doubled: dropped",
             "setup": f"set up, {actor} to act"}.get(row["action"], f"{actor}: {row['action']}")  # fmt: skip
     where = row["line"] if row["unit"] in (None, "line") else f"{row['unit']} {row['line']}"
-    said = f"{row['file']}:{where}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {done}"
-    return said + "".join(f"; {_judged(decision)}" for decision in row.get("analysis") or ())
+    said = f"{one_line(str(row['file']))}:{where}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {one_line(done)}"
+    return said + "".join(f"; {one_line(_judged(decision))}" for decision in row.get("analysis") or ())
 
 
 def _judged(decision: dict[str, Any]) -> str:

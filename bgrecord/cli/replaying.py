@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import json
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Callable, Iterable, Iterator, TypeVar
 
 import click
 from click.core import ParameterSource
 
 from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
 from bgrecord.cli.analyzing import plies_option
+from bgrecord.escapes import one_line, shown
 from bgrecord.issues import Issue, Severity
+
+T = TypeVar("T")
 
 
 @click.command(name="replay")
@@ -44,12 +49,6 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     --analysis or --analyze, each step also says its error and luck (jsonl: an "analysis" list).
     """
     from bgrecord.outputs import OutputError, atomic_output, check_target
-    from bgrecord.steps import step_records
-    from bgrecord.validate import guarded_steps
-
-    def failed(issue: Issue) -> None:
-        issues.append(issue)
-        click.echo(f"bgrecord: {issue.path}: {issue.message}", err=True)
 
     source = click.get_current_context().get_parameter_source
     if interactive and (target or source("output") is not ParameterSource.DEFAULT or no_board or source("board") is not ParameterSource.DEFAULT):
@@ -60,43 +59,111 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     files = found.files
     if (interactive or output == "html") and len(files) != 1:
         raise click.UsageError(f"{'--interactive' if interactive else 'html'} replays one file, not {len(files)}")
-    if target:
+    if not interactive:
         try:
-            check_target(target, files, overwrite)
+            check_target(target or "-", files, overwrite)
         except OutputError as exc:
             fail(str(exc))
     if analysis and analyze:
         raise click.UsageError("--analysis reads an analysis, --analyze makes one: give one of them")
     annotate = _annotations(analysis, analyze, files, plies, rules)
-    issues: list[Issue] = []
-    produced = 0
+    tally = _Tally()
     if interactive:
+        from bgrecord.cli.streams import stdin_closed
         from bgrecord.viewer import run
 
-        listed = list(guarded_steps(files[0], step_records(source_of(files[0]), game, rules, issues, ogids=False, annotate=annotate), failed))
+        if stdin_closed():
+            fail("standard input is closed: the viewer reads its keys there")
+
+        listed = _held(files[0], _records(files[0], game, rules, tally, False, lambda record: record, annotate))
         _no_game(files[0], game, listed)
         run(listed)
         return
+    produced = 0
     try:
         with atomic_output(target or "-") as out:
             for name in files:
-                records = guarded_steps(name, step_records(source_of(name), game, rules, issues, ogids=output == "jsonl", annotate=annotate), failed)
                 if output == "html":
-                    from bgrecord.htmlpage import page
-
-                    listed = list(records)
-                    _no_game(name, game, listed)
-                    out.write(page(Path(name).name if name != STDIN else "stdin", listed))
-                    produced += len(listed)
+                    produced += _page(out, name, game, rules, tally, annotate)
                     continue
                 if len(files) > 1 and output == "text":
-                    out.write(f"== {name} ==\n")
-                produced += _write(out, records, output, board, name)
+                    out.write(shown(f"== {one_line(name)} ==\n"))
+                said = functools.partial(_said, output=output, board=board, path=name)
+                for text in _records(name, game, rules, tally, output == "jsonl", said, annotate):
+                    out.write(shown(text))  # a file of text is read at a terminal too
+                    produced += 1
     except OutputError as exc:
         fail(str(exc))
-    if not produced and not found.missing:
+    if not produced and not found.missing and not tally.unread:
         _no_game(", ".join(files) or "the input", game, [])
-    found.exit(any(i.code == "internal" for i in issues), any(issue.severity is Severity.ERROR for issue in issues))
+    found.exit(tally.internal or tally.unread > 0, tally.errors > 0)
+
+
+class _Tally:
+    """What the files' issues say of the run (kept as counts: a run's issues are not held)."""
+
+    def __init__(self) -> None:
+        self.errors = 0
+        self.internal = False
+        self.unread = 0  # files that could not be read
+
+    def extend(self, issues: Iterable[Issue]) -> None:
+        for issue in issues:
+            self.errors += issue.severity is Severity.ERROR
+            self.internal = self.internal or issue.code == "internal"
+
+    def append(self, issue: Issue) -> None:
+        self.extend([issue])
+
+
+def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogids: bool, said: Callable[[Any], T],
+             annotate: Any = None) -> Iterator[T]:  # fmt: skip
+    """Each step of the file, as ``said`` makes it (inside the file's barrier: whatever fails,
+    in the replay or in the saying, is that file's ``internal`` issue); a file that cannot be
+    read is said in a line, and the run goes on."""
+    from bgrecord.steps import step_records
+    from bgrecord.validate import guarded_steps
+
+    def failed(issue: Issue) -> None:
+        tally.append(issue)
+        click.echo(f"bgrecord: {one_line(name)}: {issue.message}", err=True)
+
+    steps = step_records(source_of(name), game, rules, tally, ogids=ogids, annotate=annotate)
+    try:
+        yield from guarded_steps(name, (said(record) for record in steps), failed)
+    except OSError as exc:
+        tally.unread += 1
+        click.echo(f"bgrecord: {one_line(name)}: cannot read: {exc.strerror or exc}", err=True)
+
+
+def _held(name: str, records: Iterator[Any]) -> list[Any]:
+    """The steps of a file held whole (the page, the viewer), no more than
+    :data:`~bgrecord.limits.MAX_SHOWN_STEPS`."""
+    from bgrecord.limits import MAX_SHOWN_STEPS
+
+    listed = list(itertools.islice(records, MAX_SHOWN_STEPS + 1))
+    if len(listed) > MAX_SHOWN_STEPS:
+        fail(f"{one_line(name)}: more than {MAX_SHOWN_STEPS:,} steps, more than one page or viewer holds: --game N takes one game")
+    return listed
+
+
+def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _Tally, annotate: Any) -> int:
+    """The HTML page of one file; how many steps it shows."""
+    from bgrecord.htmlpage import page
+    from bgrecord.validate import guarded
+
+    listed = _held(name, _records(name, game, rules, tally, False, lambda record: record, annotate))
+    if tally.unread:
+        return 0
+    _no_game(name, game, listed)
+
+    def failed(issue: Issue) -> str:
+        tally.append(issue)
+        click.echo(f"bgrecord: {one_line(name)}: {issue.message}", err=True)
+        return ""
+
+    out.write(shown(guarded(name, lambda: page(Path(name).name if name != STDIN else "stdin", listed), failed)))
+    return len(listed)
 
 
 def _annotations(table: str | None, analyze: bool, files: list[str], plies: int, rules: str | None) -> Any:
@@ -127,7 +194,7 @@ def _annotations(table: str | None, analyze: bool, files: list[str], plies: int,
         for name in files:
             found = analyse_file(name, plies, rules)
             for said in ([found.problem] if found.problem else []) + found.notes + found.failures:
-                click.echo(f"bgrecord: {name}: {said}", err=True)
+                click.echo(f"bgrecord: {one_line(name)}: {one_line(said)}", err=True)
             rows += found.decisions
     finally:
         close_engines()
@@ -142,15 +209,10 @@ def _no_game(name: str, game: int | None, records: list[Any]) -> None:
     raise Nothing(f"{name}: no game to replay (bgrecord validate {name} says why)")
 
 
-def _write(out: IO[str], records: Any, output: str, board: str, path: str) -> int:
-    """The records as text or JSON lines, each as soon as it is made; how many."""
+def _said(record: Any, output: str, board: str, path: str) -> str:
+    """A step as text (its lines) or as a JSON line."""
+    if output == "jsonl":
+        return json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + "\n"
     from bgrecord.textreplay import text_lines
 
-    written = 0
-    for record in records:
-        written += 1
-        if output == "jsonl":
-            out.write(json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + "\n")
-        else:
-            out.write("\n".join(text_lines(record, board)) + "\n")
-    return written
+    return "\n".join(text_lines(record, board)) + "\n"

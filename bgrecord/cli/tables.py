@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import click
 
+from bgrecord.escapes import one_line
 from bgrecord.cli.common import (
     each_file,
     fail,
@@ -52,7 +54,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     from bgrecord.matchkeys import Duplicates
     from bgrecord.export import DatasetWriter, TableWriter, needs, write_table
     from bgrecord.export import table_format as format_of
-    from bgrecord.outputs import OutputError, check_target
+    from bgrecord.outputs import OutputError, check_target, distinct
+    from bgrecord.validate import guarded
 
     if plot and not plot.lower().endswith((".html", ".png")):
         raise click.BadParameter("the plot is written as .html or .png", param_hint="--plot")
@@ -63,6 +66,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     if any(format_of(path, table_format) == "dataset" for path, kind in named if kind):
         raise click.BadParameter("a dataset is for the games table (-o); the other tables are small", param_hint="--format")
     try:
+        distinct([path.rstrip("/\\") or path for path, _ in named] + ([plot] if plot else []))
         for path, _ in named:
             check_target(path, inputs.files, overwrite, folder=format_of(path, table_format) == "dataset")
             needs(format_of(path, table_format))
@@ -83,21 +87,27 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         else:
             writer = TableWriter(games_out, games_format, tables.GAME_COLUMNS)
         with writer:
-            batch: list[dict[str, Any]] = []
-            for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet, scheduler=scheduler):
+            batch = _Batch(writer)
+            for found in each_file(tables.file_rows, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=tables.failed_rows):
                 if found.empty:
                     empty += 1
-                    click.echo(f"bgrecord: {found.path}: warning: {found.problem}", err=True)
-                elif found.problem:
+                    click.echo(f"bgrecord: {one_line(found.path)}: warning: {one_line(found.problem or '')}", err=True)
+                    continue
+                if found.problem:
                     problems += 1
-                    click.echo(f"bgrecord: {found.path}: {found.problem}", err=True)
-                rows = [row for row in duplicates.mark(found.rows) if not (dedupe and row["duplicate_of"])]
-                summary.add(rows)
-                batch.extend(rows)
-                if len(batch) >= 5000:  # pandas costs per call: write in batches, memory stays bounded
-                    writer.write(batch)
-                    batch = []
-            writer.write(batch)
+                    click.echo(f"bgrecord: {one_line(found.path)}: {one_line(found.problem)}", err=True)
+                    continue
+
+                def take(found: Any = found) -> bool:
+                    for chunk in found.rows.chunks():
+                        rows = [row for row in duplicates.mark(chunk) if not (dedupe and row["duplicate_of"])]
+                        summary.add(rows)
+                        batch.add(found.path, rows)
+                    return True
+
+                if not guarded(found.path, take, _said):
+                    problems += 1
+            problems += batch.close()
         for path, kind in named[1:]:
             write_table(getattr(summary, str(kind))(), path, format_of(path, table_format))
         if plot:
@@ -108,11 +118,61 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         fail(str(exc))
     if not quiet:
         left_out = f" ({empty:,} gave no games)" if empty else ""
-        click.echo(f"{count(len(inputs.files), 'file')}{left_out}, {count(writer.rows, 'game')} -> {games_out}", err=True)
+        click.echo(f"{count(len(inputs.files), 'file')}{left_out}, {count(writer.rows, 'game')} -> {one_line(games_out)}", err=True)
         if duplicates.copies and not dedupe:
             copies = f"{duplicates.copies:,} games are copies" if duplicates.copies != 1 else "1 game is a copy"
             click.echo(f"{copies} of others (the same moves and dice): see --dedupe", err=True)
     inputs.exit(problems > 0, empty > 0)
+
+
+def _said(issue: Any) -> bool:
+    click.echo(f"bgrecord: {one_line(str(issue.path))}: {one_line(issue.message)}", err=True)
+    return False
+
+
+class _Batch:
+    """Games rows written in batches (pandas costs per call; memory stays bounded), each
+    file's rows its own: a batch that fails to be written is written again file by file, and
+    a file whose rows fail is said and left out (an ``internal`` failure), not the table."""
+
+    SIZE = 5000
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+        self.files: list[tuple[str, list[dict[str, Any]]]] = []
+        self.rows = 0
+        self.failed = 0
+        self.wrote = False
+
+    def add(self, path: str, rows: list[dict[str, Any]]) -> None:
+        self.files.append((path, rows))
+        self.rows += len(rows)
+        if self.rows >= self.SIZE:
+            self.flush()
+
+    def flush(self) -> None:
+        files, self.files, self.rows = self.files, [], 0
+        if not files:
+            return
+        self.wrote = True
+        try:
+            self.writer.write([row for _, rows in files for row in rows])
+        except Exception:  # noqa: BLE001 - one file's rows do not write: find which, the others are written
+            from bgrecord.validate import guarded
+
+            for path, rows in files:
+                guarded(path, functools.partial(self.writer.write, rows), self.fail)
+
+    def fail(self, issue: Any) -> None:
+        self.failed += 1
+        _said(issue)
+
+    def close(self) -> int:
+        """The last batch written; how many files failed to be written."""
+        self.flush()
+        if not self.wrote:
+            self.writer.write([])  # an empty table still has its columns
+        return self.failed
 
 
 def _common_folder(files: list[str]) -> str:

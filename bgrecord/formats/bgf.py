@@ -21,11 +21,13 @@ import json
 import zlib
 from typing import Any, Iterator
 
+from bgrecord.escapes import cut, encodable, quoted
 from bgrecord.formats import each_game, refused
 from bgrecord.formats.smile import SmileError, decode
 from bgrecord.issues import Severity, format_issue
 from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Tag
-from bgrecord.source import MAX_BINARY, Input, InputTooLarge
+from bgrecord.limits import MAX_ACTIONS, MAX_BINARY, MAX_ELEMENTS
+from bgrecord.source import Input, InputTooLarge
 
 _ACTION_DIE = 7
 _CUBE_ACTIONS = {1: ("double", "Doubles"), 2: ("take", "Takes"), 3: ("drop", "Drops")}
@@ -37,14 +39,19 @@ class BgfError(ValueError):
     pass
 
 
+_HEADER = 4096  # bytes of the header line: it holds four short fields
+
+
 def document(data: bytes) -> dict[str, Any]:
-    """The match a .bgf file holds, as JSON values."""
-    line_end = data.find(b"\n")
+    """The match a .bgf file holds, as JSON values (held to the limits of a document:
+    :data:`~bgrecord.limits.MAX_ELEMENTS` values, nested no deeper than Python reads, numbers
+    of at most 4,300 digits)."""
+    line_end = data.find(b"\n", 0, _HEADER + 1)
     if line_end < 0:
-        raise BgfError("no header line")
+        raise BgfError(f"no header line in the first {_HEADER:,} bytes")
     try:
         header = json.loads(data[:line_end].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: bad JSON, or a number of more than 4,300 digits
         raise BgfError("the header line is not JSON") from None
     if not isinstance(header, dict) or header.get("format") != "BGF":
         raise BgfError("the header line does not say BGF")
@@ -57,10 +64,15 @@ def document(data: bytes) -> dict[str, Any]:
             raise BgfError(f"the compressed body does not inflate ({exc})") from None
         if len(body) > MAX_BINARY:
             raise BgfError(f"the body inflates beyond {MAX_BINARY >> 20} MB")
+    smile = header.get("useSmile", True) or body[:3] == b":)\n"
+    if not smile and body.count(b",") + body.count(b"[") + body.count(b"{") >= MAX_ELEMENTS:
+        raise BgfError(f"the body holds more than {MAX_ELEMENTS:,} values, more than any match file")
     try:
-        match = decode(body) if header.get("useSmile", True) or body[:3] == b":)\n" else json.loads(body.decode("utf-8"))
-    except (SmileError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise BgfError(f"the body does not read: {exc}") from None
+        match = decode(body) if smile else json.loads(body.decode("utf-8"))
+    except RecursionError:
+        raise BgfError("the body does not read: it is nested deeper than any match file") from None
+    except (SmileError, UnicodeDecodeError, ValueError) as exc:  # ValueError: bad JSON, or a number of more than 4,300 digits
+        raise BgfError(f"the body does not read: {cut(str(exc))}") from None
     if not isinstance(match, dict):
         raise BgfError("the body is not a match")
     return match
@@ -71,7 +83,8 @@ def _int(value: Any, low: int, high: int) -> int | None:
 
 
 def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
+    """A text field; a lone surrogate (a JSON ``\\ud800`` escape: text no encoder writes) as U+FFFD."""
+    return encodable(value.strip()) if isinstance(value, str) else ""
 
 
 class _Reader:
@@ -88,7 +101,7 @@ class _Reader:
         length = _int(doc.get("matchlen"), 0, 32767)
         match.length = length
         if length is None:
-            match.issues.append(format_issue(Severity.ERROR, "match-length", f"a match length of {doc.get('matchlen')!r}", None, None)
+            match.issues.append(format_issue(Severity.ERROR, "match-length", f"a match length of {quoted(doc.get('matchlen'))}", None, None)
                                 .at(path=self.path))  # fmt: skip
         limit = _int(doc.get("cubeLimit"), 1, 1 << 15)
         tags = [("Site", _text(doc.get("site"))), ("Event", _text(doc.get("event"))), ("Round", _text(doc.get("round"))),
@@ -139,6 +152,8 @@ class _Reader:
                 game.initial_cube = cube
         winner: int | None = None
         for number, move in enumerate(data.get("moves") or [], 1):
+            if len(game.actions) > MAX_ACTIONS:  # past the limit (said where every reader's records pass): not built
+                break
             action = self.action(game, number, move)
             if isinstance(action, int):
                 winner = action
@@ -148,7 +163,7 @@ class _Reader:
             if _text(comment):
                 game.actions.append(Comment(None, None, number, None, _text(comment)))
         self.result(game, data, len(game.actions) + 1, scores_after, winner)
-        for note in data.get("comment") or []:
+        for note in (data.get("comment") or [])[: MAX_ACTIONS + 1]:
             if _text(note):
                 game.actions.append(Comment(None, None, len(game.actions) + 1, None, _text(note)))
         return game
@@ -162,7 +177,7 @@ class _Reader:
         player = {-1: 0, 1: 1}.get(side) if isinstance(side, int) else None
         green, red = _int(move.get("green"), 0, 9), _int(move.get("red"), 0, 9)
         if player is None or green is None or red is None:
-            self.issue(game, f"a move of player {move.get('player')!r} with dice {move.get('green')!r}, {move.get('red')!r}", number)
+            self.issue(game, f"a move of player {quoted(move.get('player'))} with dice {quoted(move.get('green'))}, {quoted(move.get('red'))}", number)
             return None
         sources, targets = move.get("from") or [], move.get("to") or []
         steps = [(s, t) for s, t in zip(sources, targets) if isinstance(s, int) and isinstance(t, int) and s >= 0]

@@ -21,6 +21,7 @@ from typing import Iterator
 
 from bgrecord.formats.numbers import number
 from bgrecord.issues import Severity, format_issue
+from bgrecord.limits import MAX_LINES, TooLarge
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Unreadable
 from bgrecord.source import Input, lines
 
@@ -84,7 +85,10 @@ class _Reader:
             self.start_game(number_, sides.group(1), sides.group(2))
             self.parts, self.loose = [*self.loose, raw], []
             return
-        (self.parts if self.game is not None else self.loose).append(raw)
+        held = self.parts if self.game is not None else self.loose
+        held.append(raw)
+        if len(held) > MAX_LINES:  # a game (or the text between games) longer than any game: the rest is not read
+            raise TooLarge(f"more than {MAX_LINES:,} lines in one game or between two", number_)
         found = _ACTION.match(text)
         if found is None or self.game is None:
             return  # free text between games

@@ -23,6 +23,7 @@ from bgrecord.formats.mat_game import ROW_START, Chunk, read_game
 from bgrecord.formats.mat_grammar import parse
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.issues import Severity, format_issue
+from bgrecord.limits import MAX_GAME_TEXT, MAX_HEADER_LINES, TooLarge
 from bgrecord.records import GameRecord, MatchRecord, Tag
 from bgrecord.source import LINE_END, Input
 
@@ -43,17 +44,23 @@ _MONEY = re.compile(r"(?i)^[;#\s]*(?:(?:money|unlimited)[ \t]+(?:session|game|pl
 
 
 class _Open:
-    """The chunk being read: its kind, first line and text so far."""
+    """The chunk being read: its kind, first line and text so far (no longer than
+    :data:`~bgrecord.limits.MAX_GAME_TEXT`: :class:`~bgrecord.limits.TooLarge` past it)."""
 
-    __slots__ = ("kind", "line", "texts", "raws", "tentative")
+    __slots__ = ("kind", "line", "texts", "raws", "tentative", "size")
 
     def __init__(self, kind: str, line: int, tentative: bool = False) -> None:
         self.kind, self.line, self.tentative = kind, line, tentative
         self.texts: list[str] = []
         self.raws: list[str] = []
+        self.size = 0
 
     def add(self, text: str, raw: str) -> None:
         if text:
+            self.size += len(text)
+            if self.size > MAX_GAME_TEXT:
+                what = "the text before the first game" if self.kind == "header" else "a game's text"
+                raise TooLarge(f"{what} is longer than {MAX_GAME_TEXT:,} characters", self.line)
             self.texts.append(text)
             self.raws.append(raw)
 
@@ -136,8 +143,8 @@ class Cutter:
         if self.held is None:
             return
         if self.open.tentative:
-            self.held.texts += self.open.texts
-            self.held.raws += self.open.raws
+            for text, raw in zip(self.open.texts, self.open.raws):
+                self.held.add(text, raw)
             self.open, self.held = self.held, None
             return
         yield from self.close_held()
@@ -208,8 +215,16 @@ def parse_tag(line: str) -> tuple[str, str] | None:
 
 
 def read_header(match: MatchRecord, chunk: Chunk) -> None:
-    """Tags, comments and the match length from the lines before the first game."""
+    """Tags, comments and the match length from the lines before the first game (the first
+    :data:`~bgrecord.limits.MAX_HEADER_LINES` of them: a header of prose is not a header)."""
     match.raw = chunk.raw
+    if chunk.text.count("\n") > MAX_HEADER_LINES:
+        cut = -1
+        for _ in range(MAX_HEADER_LINES):
+            cut = chunk.text.find("\n", cut + 1)
+        chunk = chunk._replace(text=chunk.text[: cut + 1])
+        match.issues.append(format_issue(Severity.ERROR, "too-large", f"more than {MAX_HEADER_LINES:,} lines before the first game: "
+                                         "the rest of them is not read", chunk.line + MAX_HEADER_LINES, None).at(path=match.path))  # fmt: skip
     try:
         items = [(chunk.line, item) for item in parse(chunk.text, "preamble")]
     except UnexpectedInput:  # read line by line; a line that does not read is free text

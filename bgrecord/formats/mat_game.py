@@ -16,9 +16,11 @@ from typing import Any, NamedTuple
 
 from lark import Token, UnexpectedInput
 
+from bgrecord.escapes import quoted
 from bgrecord.formats.mat_grammar import RESIGN_WORDS, Line, Part, cell_meaning, describe_error, gives_up_notice, grammar, moves_of, parse
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.issues import Severity, format_issue
+from bgrecord.limits import MAX_ACTIONS, MAX_LINES, MAX_UNREADABLE
 from bgrecord.records import (
     LEFT,
     RIGHT,
@@ -71,6 +73,7 @@ class GameBuilder:
         self.path = path
         self.grammar = grammar()
         self._lines: list[str] | None = None
+        self.unread = 0  # places that did not read
 
     @property
     def lines(self) -> list[str]:
@@ -117,6 +120,7 @@ class GameBuilder:
         plain, row = self.grammar.plain_row.fullmatch, self.grammar.row.fullmatch
         action, actions = self.action, self.record.actions
         for text in token.split("\n")[:-1]:
+            self.enough()
             found = plain(text) or row(text)
             if found is None:  # not one row of cells: read it cell by cell, or say why not
                 self.body_line(text, line, indent)
@@ -237,7 +241,7 @@ class GameBuilder:
             alone = " " * max(0, column - 4) + "1) " + cell + "\n"  # the cell at its own column
             try:
                 parse(alone, "body_line")
-                message, where = f"cannot read {cell!r}", column
+                message, where = f"cannot read {quoted(cell)}", column
             except UnexpectedInput as exc:
                 message, where = describe_error(exc, alone)
             self.unreadable(line, where, cell, message)
@@ -253,7 +257,18 @@ class GameBuilder:
         previous.text = joined
         self.issue(Severity.WARNING, "wrapped-line", "a wrapped line: its moves are joined to the roll above", line, column)
 
+    def enough(self) -> None:
+        """Stop reading the game once it holds more actions than any game may (the limit is
+        said where every reader's records pass: :func:`bgrecord.formats.bounded`)."""
+        if len(self.record.actions) > MAX_ACTIONS:
+            raise _Enough
+
     def unreadable(self, line: int, column: int, text: str, message: str, loose: bool = False) -> None:
+        self.unread += 1
+        if self.unread > MAX_UNREADABLE:  # each costs a parse to say why: past the limit, the game stops here
+            self.issue(Severity.ERROR, "too-large", f"more than {MAX_UNREADABLE:,} places of this game do not read: the rest of "
+                       "the game is not read", line, column)  # fmt: skip
+            raise _Enough
         self.record.actions.append(Unreadable(None, None, line, column, text, loose))
         self.issue(Severity.ERROR, "unreadable", message, line, column)
 
@@ -314,7 +329,7 @@ class GameBuilder:
                 if after.startswith("(") and after.endswith(")") and after[1:-1].strip().isdigit() and record.ratings[1] is None:
                     record.ratings = (record.ratings[0], number(after[1:-1].strip()))  # "Bob : 0 (1580)": his rating
                     continue
-                self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {text.strip()!r}", line, column)
+                self.issue(Severity.INFO, "score-line-text", f"text after the scores kept as written: {quoted(after)}", line, column)
 
 
 def _is_score(item: Any) -> bool:
@@ -322,9 +337,31 @@ def _is_score(item: Any) -> bool:
     return isinstance(item, tuple) and (item[0] == "names_line" or (item[0] == "score_line" and not ROW_START.match(item[2][0][1])))
 
 
+class _Enough(Exception):
+    """Too many places of a game did not read (:data:`~bgrecord.limits.MAX_UNREADABLE`): stop it."""
+
+
 def read_game(chunk: Chunk, index: int, path: str | None) -> GameRecord:
-    """A game chunk to a GameRecord: one parse, or line by line when that fails."""
+    """A game chunk to a GameRecord: one parse, or line by line when that fails. A game of
+    more lines than it may have actions is read to there (its parse would cost time and
+    memory for what is not kept)."""
     record = GameRecord(index=index, number=None, line=chunk.line, raw=chunk.raw)
+    text = chunk.text
+    if text.count("\n") > MAX_LINES:
+        cut = -1
+        for _ in range(MAX_LINES):
+            cut = text.find("\n", cut + 1)
+        chunk = chunk._replace(text=text[: cut + 1])
+        record.issues.append(format_issue(Severity.ERROR, "too-many-actions", f"a game of more than {MAX_LINES:,} lines: the rest of "
+                                          "the game is not read", chunk.line + MAX_LINES, None).at(path=path, game=index))  # fmt: skip
+    try:
+        _read_game(record, chunk, path)
+    except _Enough:
+        pass
+    return record
+
+
+def _read_game(record: GameRecord, chunk: Chunk, path: str | None) -> GameRecord:
     builder = GameBuilder(record, chunk, path)
     items = None
     if len(chunk.text) <= MAX_ROW or max(map(len, builder.lines)) <= MAX_ROW:  # else line by line, the long ones refused
@@ -343,6 +380,7 @@ def read_game(chunk: Chunk, index: int, path: str | None) -> GameRecord:
         _read_lines(builder)
         return record
     for item in body:
+        builder.enough()
         builder.add(item, chunk.line)
     return record
 
@@ -371,6 +409,7 @@ def _read_lines(builder: GameBuilder) -> None:
         if names is not None:
             builder.score_line(names, first_number)
     for line_number, text in rest:
+        builder.enough()
         builder.body_line(text, line_number)
 
 

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, Sequence
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from bgrecord.escapes import quoted
 from bgrecord.formats.numbers import MAX_CUBE, number, too_large
 from bgrecord.grammars import grammar_text
 from bgrecord.records import MoveToken
@@ -152,10 +153,10 @@ def describe_error(exc: UnexpectedInput, text: str) -> tuple[str, int]:
     if isinstance(exc, UnexpectedToken) and exc.token.type == "_NL":
         what, names = "unexpected end of line", set(exc.expected or ())
     elif isinstance(exc, UnexpectedToken) and exc.token.type in _BODY_PIECES:  # a known piece, out of place
-        what, names = f"unexpected {word!r}", set(exc.expected or ())
+        what, names = f"unexpected {quoted(word)}", set(exc.expected or ())
     elif isinstance(exc, (UnexpectedToken, UnexpectedCharacters)):
         allowed = exc.expected if isinstance(exc, UnexpectedToken) else exc.allowed
-        what, names = f"cannot read {word!r}", set(allowed or ())
+        what, names = f"cannot read {quoted(word)}", set(allowed or ())
     else:
         what, names = "unexpected end of text", set()
     words = {_EXPECTED[name] for name in names if name in _EXPECTED}
@@ -214,12 +215,12 @@ def gives_up_notice(text: str) -> str:
     ``???``, which every reader knows)."""
     if text[0].isdigit():
         if text.startswith("00"):
-            return f"{text!r}: placeholder dice and play, read as a resignation before rolling"
+            return f"{quoted(text)}: placeholder dice and play, read as a resignation before rolling"
         found = _GIVES_UP.search(text)
-        return f"{found.group()!r} after the dice: read as rolled, then resigned" if found and not _STANDARD_RESIGN.match(found.group()) else ""
+        return f"{quoted(found.group())} after the dice: read as rolled, then resigned" if found and not _STANDARD_RESIGN.match(found.group()) else ""
     if text.startswith("?"):
-        return f"{text!r}: a placeholder play, read as a resignation before rolling"
-    return "" if _STANDARD_RESIGN.match(text) else f"{text!r}: read as a resignation"
+        return f"{quoted(text)}: a placeholder play, read as a resignation before rolling"
+    return "" if _STANDARD_RESIGN.match(text) else f"{quoted(text)}: read as a resignation"
 
 
 @lru_cache(maxsize=65536)

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
 from bgrecord.formats import each_game, refused
 from bgrecord.issues import Severity, format_issue
+from bgrecord.limits import MAX_ACTIONS, MAX_MEMBER
 from bgrecord.position import BAR, CHECKERS, OFF, Position
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
 from bgrecord.source import Input
@@ -80,7 +82,7 @@ class _Reader:
         limit = doc.get("cube_limit")
         if isinstance(limit, int) and 1 <= limit <= 1 << 15:
             tags.append(("CubeLimit", str(limit)))
-        match.tags = [Tag(key, str(value), 1) for key, value in tags if value not in (None, "")]
+        match.tags = [Tag(key, encodable(str(value)), 1) for key, value in tags if value not in (None, "")]
         if self.member > 1:
             match.tags.append(Tag("Stream member", f"{self.member} (byte {self.offset})", 1))
         if variant not in ("backgammon", "nackgammon", 0, 1):
@@ -90,7 +92,7 @@ class _Reader:
     def games(self) -> Iterator[GameRecord]:
         if any(i.code == "unsupported-variant" for i in self.match.issues):
             return
-        names = (str(self.doc.get("player_white") or ""), str(self.doc.get("player_black") or ""))
+        names = (encodable(str(self.doc.get("player_white") or "")), encodable(str(self.doc.get("player_black") or "")))
         start = self.doc.get("score_start")
         if start is None and "white_score_start" in self.doc:  # the codec's projection names them apart
             start = [self.doc.get("white_score_start", 0), self.doc.get("black_score_start", 0)]
@@ -118,6 +120,8 @@ class _Reader:
             game.initial_cube = cube << min(max(automatic, 0), 15)
             game.initial_cube_owner = {"white": 0, "black": 1}.get(str(data.get("initial_cube_owner")), None)
         for number, ply in enumerate(data.get("plies") or [], 1):
+            if len(game.actions) > MAX_ACTIONS:  # past the limit (said where every reader's records pass): not built
+                break
             action = self.action(game, number, ply) if isinstance(ply, dict) else None
             if action is not None:
                 game.actions.append(action)
@@ -135,7 +139,7 @@ class _Reader:
         if isinstance(kind, int) and 0 <= kind <= 20:
             dice = (ply.get("d1"), ply.get("d2"))
             if player is None or dice != DICE_IDS[kind] and dice[::-1] != DICE_IDS[kind]:
-                self.issue(game, f"a roll of {dice} for action {kind}, by color {ply.get('color')!r}", number)
+                self.issue(game, f"a roll of {quoted(dice)} for action {kind}, by color {quoted(ply.get('color'))}", number)
                 return None
             steps = _steps(player, ply.get("moves"))
             if steps is None:
@@ -210,7 +214,10 @@ def _members(source: Input, problems: list[tuple[int, str]]) -> Iterator[tuple[i
 
     try:
         for member in ogxm.iter_stream(stream, strict=False, on_skip=skipped):
-            yield position, member
+            if len(member) > MAX_MEMBER:  # its plies, unpacked, would cost memory without bound
+                problems.append((position, f"a match of {len(member):,} bytes, more than {MAX_MEMBER >> 20} MB: not read"))
+            else:
+                yield position, member
             position += len(member)
     except ogxm.StreamTruncated as exc:
         problems.append((exc.offset, f"the stream is cut short: {exc.length:,} bytes of an unfinished member at its end"))

@@ -13,7 +13,8 @@ starting score), and what the codec's own rules refuse.
 from __future__ import annotations
 
 import io
-from typing import Any
+import itertools
+from typing import Any, Iterable
 
 from bgrecord.formats.ogxm import DICE_IDS, DOUBLE, DROP, GAME_OVER, RESIGN_GAME, SET_POSITION, TAKE, codec
 from bgrecord.position import BAR, Dice, LegalPlay, Position
@@ -52,14 +53,15 @@ def _ply_steps(player: int, play: LegalPlay, dice: tuple[int, int]) -> list[dict
     return steps
 
 
-def document(match: MatchRecord, games: list[Any]) -> dict[str, Any]:
-    """The OGXM JSON document of a replayed record (``games``: its GameReplays)."""
+def document(match: MatchRecord, games: Iterable[Any]) -> dict[str, Any]:
+    """The OGXM JSON document of a replayed record (``games``: its GameReplays, each used
+    once, as they come: the document holds the plies, not the replays)."""
     from bgrecord.rules import rules_for
 
     rules = rules_for(match)
-    names = games[0].game.names if games else match.players
-    if match.length:
-        _scores_follow(games)
+    each = iter(games)
+    first = next(each, None)
+    names = first.game.names if first is not None else match.players
     doc: dict[str, Any] = {
         "match_length": match.length or 0, "player_white": names[0], "player_black": names[1],
         "variant": "nackgammon" if rules.variant.value == "nackgammon" else "backgammon",
@@ -72,28 +74,32 @@ def document(match: MatchRecord, games: list[Any]) -> dict[str, Any]:
         value = match.tag(tag)
         if value:
             doc[key] = value[:120]
-    if games and games[0].score != (0, 0):  # the codec's names (it drops a "score_start" pair)
-        doc["white_score_start"], doc["black_score_start"] = games[0].score
-    for replayed in games:
+    if first is not None and first.score != (0, 0):  # the codec's names (it drops a "score_start" pair)
+        doc["white_score_start"], doc["black_score_start"] = first.score
+    checking, before = bool(match.length), None
+    for replayed in itertools.chain([first] if first is not None else [], each):
+        if checking and before is not None:
+            if before.result is None:
+                checking = False  # past an unfinished game: the replay has said so
+            else:
+                _follows(before, replayed)
+        before = replayed
         doc["games"].append(_game(replayed))
         if _starts_nackgammon(replayed):
             doc["variant"] = "nackgammon"  # DailyGammon's way: a set-up of the Nackgammon start
     return doc
 
 
-def _scores_follow(games: list[Any]) -> None:
+def _follows(before: Any, game: Any) -> None:
     """OGXM holds the score a match starts at, and counts the rest: refuse a record whose
     games do not follow from one another (games left out of it)."""
-    for before, game in zip(games, games[1:]):
-        result = before.result
-        if result is None:
-            return  # unfinished: the replay has said so
-        running = list(before.score)
-        running[result.winner] += result.points
-        if tuple(running) != tuple(game.score):
-            raise OgxmWriteError(f"game {game.game.index} starts at {game.score[0]}-{game.score[1]}, but the game before it ends at "
-                                 f"{running[0]}-{running[1]} (games left out of the record): OGXM holds only the score a match "
-                                 "starts at")  # fmt: skip
+    result = before.result
+    running = list(before.score)
+    running[result.winner] += result.points
+    if tuple(running) != tuple(game.score):
+        raise OgxmWriteError(f"game {game.game.index} starts at {game.score[0]}-{game.score[1]}, but the game before it ends at "
+                             f"{running[0]}-{running[1]} (games left out of the record): OGXM holds only the score a match "
+                             "starts at")  # fmt: skip
 
 
 def _starts_nackgammon(replayed: Any) -> bool:
@@ -157,13 +163,14 @@ def _game(replayed: Any) -> dict[str, Any]:
     return game
 
 
-def write_ogxm(match: MatchRecord, games: list[Any]) -> bytes:
-    """OGXM v2 bytes of a replayed match, checked by the codec (``v2_problem``)."""
+def write_ogxm(match: MatchRecord, games: Iterable[Any]) -> bytes:
+    """OGXM v2 bytes of a replayed match (``games`` used once, as they come), checked by the
+    codec (``v2_problem``)."""
     ogxm = codec()
     doc = document(match, games)
     problem = ogxm.v2_problem(doc)
     if problem:
-        doubled = match.length == 1 and any(step.kind == "double" for game in games for step in game.steps)
+        doubled = match.length == 1 and any(ply.get("action_id") == DOUBLE for game in doc["games"] for ply in game["plies"])
         what = "a double in a 1-point match" if doubled else "this match"  # the codec takes the cube as dead there
         raise OgxmWriteError(f"the OGXM codec refuses {what}: its rule {problem!r} breaks{_where(ogxm, doc)}")
     data: bytes = ogxm.json_to_binary(doc)

@@ -24,10 +24,12 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 
+from bgrecord.escapes import quoted
 from bgrecord.formats.mat_grammar import describe_error
 from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.grammars import grammar_text
 from bgrecord.issues import Severity, format_issue
+from bgrecord.limits import MAX_ACTIONS, MAX_DEPTH, MAX_GAME_TEXT, TooLarge
 from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
 from bgrecord.source import LINE_END, Input
 
@@ -108,10 +110,12 @@ def point_of(letter: str, player: int) -> int:
     return offset + 1 if player == 0 else 24 - offset
 
 
-_LONGEST_VALUE = 64 << 20
 # A parenthesis, or a run of everything else (text and whole values, which may hold
 # parentheses; a backslash and a line end is a soft line break): a game tree's nodes are one
 # run, so the splitter loops per tree, not per value.
+_MAX_NODES = 4 * MAX_ACTIONS  # nodes of a game tree (an action is a node; set-ups and notes are more)
+# Matched at one place at a time (never searched for): a value left open fails once, at its
+# start, where a search would try again from every later "[" (quadratic in a run of them).
 _TREE_TOKENS = re.compile(r"[()]|(?:[^()\[]++|\[[^\]\\]*+(?:\\.[^\]\\]*+)*+\])++", re.S)
 
 
@@ -119,8 +123,10 @@ def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, i
     """The pieces of a collection given block by block, as written: (True, text, line,
     column) for each top-level game tree, (False, text, line, column) for what stands between
     them. A value may hold brackets and parentheses; one left open at the end of a block
-    waits for the next."""
+    waits for the next. A piece longer than :data:`~bgrecord.limits.MAX_GAME_TEXT`, or trees
+    nested deeper than :data:`~bgrecord.limits.MAX_DEPTH`, are :class:`~bgrecord.limits.TooLarge`."""
     depth = 0
+    size = nodes = 0  # characters and nodes of the piece being gathered
     line, column = 1, 1  # where the text not yet consumed starts
     piece_start = (1, 1)
     pieces: list[str] = []
@@ -129,22 +135,29 @@ def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, i
         text = carry + raw
         carry = ""
         position = 0
-        for found in _TREE_TOKENS.finditer(text):
+        match_at = _TREE_TOKENS.match
+        while (found := match_at(text, position)) is not None:  # none: a value left open, wait for more text
             token = found.group()
-            if found.start() != position:  # a value left open: wait for more text
-                break
             if token == "(" and depth == 0:
                 if pieces:
                     yield False, "".join(pieces), piece_start[0], piece_start[1]
-                pieces, piece_start = [], (line, column)
+                pieces, piece_start, size, nodes = [], (line, column), 0, 0
             if token == "(":
                 depth += 1
+                if depth > MAX_DEPTH:  # variations inside variations: no record nests so deep
+                    raise TooLarge(f"game trees nested more than {MAX_DEPTH} deep", piece_start[0])
             pieces.append(token)
+            size += len(token)
+            nodes += token.count(";")  # and the semicolons of values: a bound, which is all it needs to be
+            if size > MAX_GAME_TEXT:
+                raise TooLarge(f"a game tree longer than {MAX_GAME_TEXT:,} characters", piece_start[0])
+            if nodes > _MAX_NODES:
+                raise TooLarge(f"a game tree of more than {_MAX_NODES:,} nodes", piece_start[0])
             if token == ")" and depth:
                 depth -= 1
                 if depth == 0:
                     yield True, "".join(pieces), piece_start[0], piece_start[1]
-                    pieces = []
+                    pieces, size, nodes = [], 0, 0
             ends = len(LINE_END.findall(token)) if "\r" in token else token.count("\n")
             if ends:
                 last = max(token.rfind("\n"), token.rfind("\r"))
@@ -155,8 +168,8 @@ def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, i
                 piece_start = (line, column)
             position = found.end()
         carry = text[position:]
-        if len(carry) > _LONGEST_VALUE:  # a bracket never closed: the rest is one bad tree
-            break
+        if size + len(carry) > MAX_GAME_TEXT:  # a bracket never closed: the rest is one bad tree
+            raise TooLarge(f"a game tree longer than {MAX_GAME_TEXT:,} characters (a value left open?)", piece_start[0])
     pieces.append(carry)
     rest = "".join(pieces)
     if rest:
@@ -411,7 +424,7 @@ def _action(prop: Property, player: int, doubles: int, game: GameRecord, path: s
     found = _MOVE.match(value)
     if not found:  # an error, and the game is not checked past it (the replay stops at an Unreadable)
         game.issues.append(
-            format_issue(Severity.ERROR, "unreadable", f"cannot read the move {text!r}", line, column).at(path=path, game=game.index)
+            format_issue(Severity.ERROR, "unreadable", f"cannot read the move {quoted(text)}", line, column).at(path=path, game=game.index)
         )
         return Unreadable(player, None, line, column, text), 0
     dice = (int(found.group(1)), int(found.group(2)))

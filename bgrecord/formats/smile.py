@@ -4,8 +4,10 @@ Follows the published Smile format 1.0: the ``:)\\n`` header and its flags, shar
 names and shared string values (back references, each list reset at 1,024 entries), tiny
 and short ASCII and Unicode strings, long strings ended by 0xFC, zigzag variable-length
 integers, 32- and 64-bit floats in 7-bit groups, and 7-bit encoded binary. Big integers and
-big decimals are read as Python's ``int`` and ``float``. Bounded: depth and sizes are
-limited, and any malformed byte raises :class:`SmileError` with its offset.
+big decimals are read as Python's ``int`` and ``float``. Bounded, and linear in the data's
+size: nesting, the number of values and the digits of a number are limited
+(:mod:`bgrecord.limits`), 7-bit binary is decoded group by group (never as one huge
+integer), and any malformed byte raises :class:`SmileError` with its offset.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-MAX_DEPTH = 200
+from bgrecord.limits import MAX_DEPTH, MAX_DIGITS, MAX_ELEMENTS
+
 _SHARED_LIMIT = 1024
+_INTEGER_BYTES = MAX_DIGITS * 10 // 24 + 1  # bytes of a big integer of MAX_DIGITS decimal digits
 
 
 class SmileError(ValueError):
@@ -34,6 +38,7 @@ class _Decoder:
         self.at = 4
         self.names: list[str] = []
         self.values: list[str] = []
+        self.elements = 0
 
     def byte(self) -> int:
         if self.at >= len(self.data):
@@ -99,7 +104,10 @@ class _Decoder:
 
     def value(self, depth: int) -> Any:
         if depth > MAX_DEPTH:
-            raise SmileError("nesting deeper than any match file", self.at)
+            raise SmileError(f"nesting more than {MAX_DEPTH} deep, deeper than any match file", self.at)
+        self.elements += 1
+        if self.elements > MAX_ELEMENTS:
+            raise SmileError(f"more than {MAX_ELEMENTS:,} values, more than any match file holds", self.at)
         start = self.at
         token = self.byte()
         if 0x01 <= token <= 0x1F:
@@ -115,15 +123,18 @@ class _Decoder:
         if token == 0x25:
             return self.zigzag(self.vint(10))
         if token == 0x26:
-            return int.from_bytes(self.binary(), "big", signed=True)
+            return int.from_bytes(self.binary(_INTEGER_BYTES), "big", signed=True)
         if token == 0x28:
             return struct.unpack(">f", (self.sevenbit(5) & 0xFFFFFFFF).to_bytes(4, "big"))[0]
         if token == 0x29:
             return struct.unpack(">d", (self.sevenbit(10) & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "big"))[0]
         if token == 0x2A:
             scale = self.zigzag(self.vint(5))
-            unscaled = int.from_bytes(self.binary(), "big", signed=True)
-            return float(unscaled) * 10.0 ** -min(max(scale, -400), 400)
+            unscaled = int.from_bytes(self.binary(_INTEGER_BYTES), "big", signed=True)
+            try:
+                return float(unscaled) * 10.0 ** -min(max(scale, -400), 400)
+            except OverflowError:
+                raise SmileError("a decimal number beyond the range of a float", start) from None
         if 0x40 <= token <= 0x7F:
             length = (token & 0x1F) + (1 if token < 0x60 else 33)
             return self.remember(self.values, self.text(length), self.shared_values)
@@ -155,15 +166,33 @@ class _Decoder:
             raise SmileError("the data ends inside an array or object", self.at)
         return self.data[self.at]
 
-    def binary(self) -> bytes:
-        """7-bit encoded binary: its length, then 7 bits a byte."""
+    def binary(self, limit: int | None = None) -> bytes:
+        """7-bit encoded binary: its length, then 7 bits a byte, the bits of all the bytes in
+        one run (each 8 bytes carry 7 bytes of data; a last, shorter group carries the rest,
+        its low bits unused). ``limit``: the most bytes the value may have (a number's)."""
+        start = self.at
         length = self.vint(5)
-        if length > len(self.data) * 2:
-            raise SmileError("a binary value longer than the data", self.at)
+        if limit is not None and length > limit:
+            raise SmileError(f"a number of {length:,} bytes, more than {MAX_DIGITS:,} digits", start)
         groups = (length * 8 + 6) // 7
-        bits = self.sevenbit(groups)
-        extra = groups * 7 - length * 8
-        return ((bits >> extra) & ((1 << (8 * length)) - 1)).to_bytes(length, "big") if length else b""
+        if self.at + groups > len(self.data):
+            raise SmileError("a binary value longer than the data", self.at)
+        encoded = self.take(groups)
+        whole = length // 7  # groups of 8 bytes that carry 7 bytes each
+        out = bytearray()
+        for at in range(0, whole * 8, 8):
+            bits = 0
+            for part in encoded[at : at + 8]:
+                bits = (bits << 7) | (part & 0x7F)
+            out += bits.to_bytes(7, "big")
+        rest = length - whole * 7
+        if rest:
+            tail = encoded[whole * 8 :]
+            bits = 0
+            for part in tail:
+                bits = (bits << 7) | (part & 0x7F)
+            out += ((bits >> (len(tail) * 7 - rest * 8)) & ((1 << (8 * rest)) - 1)).to_bytes(rest, "big")
+        return bytes(out)
 
     def key(self) -> str | None:
         start = self.at

@@ -9,6 +9,7 @@ accepted).
 
 from __future__ import annotations
 
+from bgrecord.escapes import quoted
 from bgrecord.formats.numbers import MAX_CUBE
 from bgrecord.issues import Severity
 from bgrecord.records import Action, CubeAction
@@ -45,7 +46,7 @@ class Cube:
             self.double(action, player)
             return
         if self.offer is None:
-            game.stop("cube", "answer-without-double", f"{action.text!r} answers no double", action)
+            game.stop("cube", "answer-without-double", f"{quoted(action.text)} answers no double", action)
         assert self.offer is not None
         offered, offerer, value = self.offer
         if player == offerer:

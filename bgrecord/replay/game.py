@@ -13,6 +13,7 @@ out of order), the rest of the game is not checked, and an info issue says so.
 
 from __future__ import annotations
 
+from bgrecord.escapes import quoted
 from bgrecord.issues import Issue, Severity
 from bgrecord.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
 from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
@@ -153,7 +154,7 @@ class GameReplayer:
             raise Stop  # the reader has reported it
         if (self.result is not None or self.unplayed is not None) and not isinstance(action, Result):
             if self.result is not None:
-                what = f"{action.text!r}" if action.text else type(action).__name__
+                what = quoted(action.text) if action.text else type(action).__name__
                 self.stop("structure", "after-game-end", f"{what} after the game ended", action)
             bare = self.unplayed
             assert bare is not None
@@ -161,7 +162,7 @@ class GameReplayer:
             self.stop("move", "roll-without-play", f"dice without a play, though a play was possible (position {where}); only a resignation may follow", bare)
         offer = self.claims.offer
         if offer is not None and isinstance(action, (Roll, CubeAction)) and not (isinstance(action, CubeAction) and action.kind in ("take", "drop")):
-            self.stop("structure", "after-game-end", f"{action.text!r} after {self.name(offer[0])} resigned ({offer[2].text!r})", action)
+            self.stop("structure", "after-game-end", f"{quoted(action.text)} after {self.name(offer[0])} resigned ({quoted(offer[2].text)})", action)
         if isinstance(action, Roll):
             self.roll(action)
         elif isinstance(action, CubeAction):

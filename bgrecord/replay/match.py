@@ -25,7 +25,6 @@ from dataclasses import replace
 from typing import Iterator
 
 from bgrecord.issues import Issue, Severity
-from bgrecord.formats.sgf import unscored_result
 from bgrecord.records import Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition
 from bgrecord.position import Variant
 from bgrecord.replay.game import GameReplayer
@@ -84,8 +83,12 @@ class MatchReplayer:
         score gives one player (the one ``RE`` names, if it does) 1, 2 or 3 times the cube (a
         resignation's worth), ended by that resignation (info); if the other player's score moved
         too, the next score line is wrong there, and its check says so."""
+        if self.match.format != "sgf":
+            return False
+        from bgrecord.formats.sgf import unscored_result  # an SGF's: other formats do not import its reader
+
         unscored, named = unscored_result((held.game.properties.get("RE") or ("",))[0])
-        if self.match.format != "sgf" or not unscored or None in game.scores or not _played(held.game):
+        if not unscored or None in game.scores or not _played(held.game):
             return False
         last = next((a for a in reversed(held.game.actions) if not isinstance(a, Comment)), None)
         if isinstance(last, CubeAction) and last.kind in ("double", "beaver", "raccoon"):
@@ -120,6 +123,8 @@ class MatchReplayer:
         not say (info)."""
         if self.match.format != "sgf" or game is not None and None not in game.scores:
             return False
+        from bgrecord.formats.sgf import unscored_result
+
         _, named = unscored_result((held.game.properties.get("RE") or ("",))[0])
         if named is None:
             return False

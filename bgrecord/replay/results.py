@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bgrecord.escapes import cut, quoted
 from bgrecord.issues import Severity, count
 from bgrecord.position import Outcome
 from bgrecord.records import CubeAction, Result, Roll
@@ -59,7 +60,7 @@ class Claims:
         """The answer to a resignation offer (SGF's ``accept`` and ``reject``)."""
         game = self.game
         if self.offer is None or action.player is None or action.player == self.offer[0]:
-            game.stop("result", "answer-without-resign", f"{action.text!r} answers no resignation", action)
+            game.stop("result", "answer-without-resign", f"{quoted(action.text)} answers no resignation", action)
         assert self.offer is not None and action.player is not None
         resigner, level, offer = self.offer
         self.offer = None
@@ -93,7 +94,7 @@ class Claims:
         taken, other = count(offered, "point"), f"a {KINDS[offered]} ({by_level} points with the cube at {cube})"
         if take_level:
             taken, other = other, taken
-        game.issue(Severity.INFO, "result", "resign-reading", f"{offer.text} read as {taken}, not {other}: {why}", offer)
+        game.issue(Severity.INFO, "result", "resign-reading", f"{cut(offer.text)} read as {taken}, not {other}: {why}", offer)
         return points
 
     def resign(self, action: Result) -> None:
@@ -105,7 +106,7 @@ class Claims:
             game.stop("structure", "no-player", "whose win this is cannot be told", action)
         assert winner is not None
         if self.offer is not None and self.offer[0] == winner:
-            game.stop("result", "result-winner", f"{game.name(winner)} resigned this game ({self.offer[2].text!r}) and cannot win it", action)
+            game.stop("result", "result-winner", f"{game.name(winner)} resigned this game ({quoted(self.offer[2].text)}) and cannot win it", action)
         if cube.offer is not None and cube.offer[0] != "double":
             cube.accept()  # a beaver or raccoon stands until the game ends
         if cube.offer is not None:

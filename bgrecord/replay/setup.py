@@ -14,8 +14,10 @@ from bgrecord.formats.snowie import snowie_position
 from bgrecord.position import CHECKERS, Position
 from bgrecord.records import SetPosition
 
-_SGF_PROPERTY = re.compile(r"([A-Z]+)((?:\[[^\]]*\])+)")
-_SGF_VALUE = re.compile(r"\[([^\]]*)\]")
+# Possessive, a name starting where no capital stands before it, a value holding no "[": a
+# search through any set-up text stays linear (a point's value is letters: "a", "a:y").
+_SGF_PROPERTY = re.compile(r"(?<![A-Z])([A-Z]++)((?:\[[^\][]*+\])++)")
+_SGF_VALUE = re.compile(r"\[([^\][]*+)\]")
 
 
 def read_setup(action: SetPosition, current: Position | None) -> Position | None:
