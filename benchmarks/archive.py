@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from bgrecord import archive
+from bgrecord.database import Database
 from bgrecord.reader import match_files
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
@@ -51,7 +52,7 @@ def main() -> None:
         for engine in engines:
             target = tmp / f"big.{engine}"
             seconds = timed(["index", "-o", str(target), str(copies)])
-            database = archive.Database(target)
+            database = Database(target)
             positions = database.query("SELECT count(*) FROM positions")[0][0]
             sample = [row[0] for row in database.query("SELECT position_id FROM positions WHERE action = 'move' LIMIT 20000")]
             database.close()

@@ -13,8 +13,8 @@ import enum
 import re
 from dataclasses import dataclass
 
-from bgrecord.position import BAR, CHECKERS, OFF, Position, Side
-from bgrecord.position_id import decode_position_id, encode_position_id, pack, unpack
+from bgrecord.position import BAR, CHECKERS, OFF, Position
+from bgrecord.position_id import pack, unpack
 
 # --- Match ID ---
 

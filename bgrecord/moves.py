@@ -59,7 +59,8 @@ class Dice(NamedTuple):
         return f"{self.first}{self.second}"
 
 
-def _point_name(point: int) -> str:
+def point_name(point: int) -> str:
+    """``bar``, ``off`` or the point's number, in the mover's numbering."""
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
@@ -70,7 +71,7 @@ class Move(NamedTuple):
     target: int
 
     def __str__(self) -> str:
-        return f"{_point_name(self.source)}/{_point_name(self.target)}"
+        return f"{point_name(self.source)}/{point_name(self.target)}"
 
 
 @dataclass(frozen=True, slots=True)

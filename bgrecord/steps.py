@@ -24,8 +24,8 @@ from bgrecord.replay import GameReplay, Step
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
 from bgrecord.validate import replayed
-from bgrecord.words import action_words, game_closing, game_opening, notation, unchecked_words
-from bgrecord.writers import ids_json, step_ogids, step_state
+from bgrecord.words import action_words, game_closing, game_opening, unchecked_words
+from bgrecord.writers import ids_json, notation, step_ogids, step_state
 
 Annotator = Callable[[MatchRecord, GameReplay, list[tuple[int, Step, "StepRecord"]]], None]
 

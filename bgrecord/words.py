@@ -10,19 +10,10 @@ of a record is named first.
 from __future__ import annotations
 
 from bgrecord.escapes import one_line
-from bgrecord.position import BAR, OFF, LegalPlay, Position
+from bgrecord.position import BAR, OFF, Position
 from bgrecord.records import Action, CubeAction, Result, Roll
 from bgrecord.replay import KINDS, GameResult, Step
-from bgrecord.writers import play_text
-
-
-def _point(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def notation(play: LegalPlay) -> str:
-    """``24/18 13/11``, ``bar/22*``, ``6/off``: highest source first, hits marked."""
-    return play_text(play, _point)
+from bgrecord.writers import notation
 
 
 def dice_words(dice: tuple[int, int]) -> str:

@@ -17,6 +17,7 @@ from bgrecord import __version__
 from bgrecord.formats.snowie import snowie_fields
 from bgrecord.ids import XGID, GameState, MatchState, xg_position_text
 from bgrecord.ogid import OGID
+from bgrecord.moves import point_name
 from bgrecord.position import BAR, OFF, LegalPlay, Position
 from bgrecord.records import Action, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition, Unreadable
 from bgrecord.replay import GameReplay, Step
@@ -29,6 +30,12 @@ def play_text(play: LegalPlay, point: Callable[[int], str] = str) -> str:
     that hits, points as ``point`` writes them (by default numbers: 25 bar, 0 off)."""
     moves = sorted(zip(play.play.moves, play.hits), key=lambda mh: (-mh[0].source, -mh[0].target))
     return " ".join(f"{point(m.source)}/{point(m.target)}{'*' if hit else ''}" for m, hit in moves)
+
+
+def notation(play: LegalPlay) -> str:
+    """``24/18 13/11``, ``bar/22*``, ``6/off``: highest source first, hits marked (bgrecord's
+    notation, in words and tables; the .mat layout writes 25 and 0 for the bar and off)."""
+    return play_text(play, point_name)
 
 
 def ids_json(position: Position | None, state: MatchState, ogid: str | None = None) -> dict[str, str | None]:

@@ -5,18 +5,46 @@ own, so that one file's rows that do not go in never cost the others theirs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 
-from bgrecord.spool import IN_MEMORY
+from bgrecord.spool import IN_MEMORY, Spool
+from bgrecord.stats import FileRows
 from bgrecord.storage import is_storage_error
 from bgrecord.validate import internal_issue
 
 if TYPE_CHECKING:
-    from bgrecord.archive import Database, IndexReport, IndexRows
+    from bgrecord.database import Database
 
 POSITIONS_IN_MEMORY = 20_000  # a file's positions kept in memory (about 26 MB); the rest on disk
 
 BATCH_POSITIONS = 10_000  # positions written at once (files gathered up to it): memory flat, few calls
+
+
+@dataclass(slots=True)
+class IndexRows(FileRows):
+    """A file's games rows (``rows``) and positions rows (each in a
+    :class:`~bgrecord.spool.Spool`: read once), or why there are none. A position's ``file``
+    and ``match_key`` are filled when it is written (:func:`index`)."""
+
+    positions: Spool[dict[str, Any]] = field(default_factory=Spool)
+
+
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What an index run did."""
+
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    problems: list[tuple[str, str, bool]] = field(default_factory=list)  # (file, why, bgrecord's own failure)
+    empty: list[tuple[str, str]] = field(default_factory=list)  # (file, why): read, but no games
+    retried: list[str] = field(default_factory=list)  # files that gave no games before, read again
+    remade: bool = False  # the index was of another schema version: made again from every file
+    games: int = 0
+    positions: int = 0
 
 
 class RowsWriter:

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgrecord import archive, stats
+from bgrecord.database import TABLES, Database
 from bgrecord.cli import main
 from bgrecord.ids import XGID, MatchState
 from bgrecord.position import Position
@@ -35,9 +36,9 @@ def copy_samples(folder: Path) -> Path:
 
 
 def table(path: Path, name: str) -> pd.DataFrame:
-    database = archive.Database(path)
+    database = Database(path)
     try:
-        columns = list(archive.TABLES[name])
+        columns = list(TABLES[name])
         order = "file, match, game, step" if name == "positions" else "file, match, game" if name == "games" else columns[0]
         return pd.DataFrame([tuple(r) for r in database.query(f"SELECT * FROM {name} ORDER BY {order}")], columns=columns)
     finally:

@@ -63,7 +63,7 @@ def read_annotations(path: str | Path) -> Annotations:
     """The decisions of a table written by ``bgrecord analyze`` or of a database holding them.
     Raises ``ValueError`` (not such a table), ``ImportError`` or ``OSError``."""
     if str(path).lower().endswith(_DATABASES):
-        from bgrecord.archive import Database
+        from bgrecord.database import Database
 
         if not Path(path).is_file():
             raise ValueError(f"{path}: no such database")

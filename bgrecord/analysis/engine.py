@@ -80,15 +80,3 @@ class Engine(Protocol):
     def close(self) -> None:
         """Stop the engine (it may be started again by the next :meth:`analyse`)."""
         ...
-
-
-ENGINES = ("gnubg",)
-
-
-def open_engine(name: str = "gnubg", timeout: float | None = None) -> Engine:
-    """An engine by name. Raises :class:`EngineMissing` when it is not installed."""
-    if name == "gnubg":
-        from bgrecord.analysis.gnubg import GnubgEngine
-
-        return GnubgEngine(timeout=timeout)
-    raise ValueError(f"unknown engine {name!r}: one of {', '.join(ENGINES)}")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMatch, EngineMissing, open_engine
+from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMatch, EngineMissing
 from bgrecord.analysis.measures import CUBE_CATEGORIES, GameSums, Judged, Sums, derived, judge_answer, judge_double, judge_no_double, judge_play, skill
 from bgrecord.escapes import encodable
 from bgrecord.ids import GameState
@@ -30,8 +30,7 @@ from bgrecord.replay import GameReplay, Step
 from bgrecord.rules import rules_for
 from bgrecord.source import Input
 from bgrecord.validate import guarded, internal_issue, replayed
-from bgrecord.words import notation
-from bgrecord.writers import step_state, write_mat
+from bgrecord.writers import notation, step_state, write_mat
 
 ANALYSED = ("move", "double", "take", "drop", "beaver", "raccoon")  # the steps an engine judges
 _ENGINE_KIND = {"move": "move", "double": "double", "beaver": "double", "raccoon": "double", "take": "take", "drop": "drop"}
@@ -57,7 +56,17 @@ class FileAnalysis:
 
 # --- the engine of this process ---
 
+ENGINES = ("gnubg",)
 _ENGINES: dict[tuple[str, float | None], Engine] = {}
+
+
+def open_engine(name: str = "gnubg", timeout: float | None = None) -> Engine:
+    """An engine by name. Raises :class:`EngineMissing` when it is not installed."""
+    if name == "gnubg":
+        from bgrecord.analysis.gnubg import GnubgEngine
+
+        return GnubgEngine(timeout=timeout)
+    raise ValueError(f"unknown engine {name!r}: one of {', '.join(ENGINES)}")
 
 
 def engine_for(name: str, timeout: float | None) -> Engine:

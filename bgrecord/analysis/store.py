@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from bgrecord.analysis.tables import DECISION_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
-from bgrecord.archive import Database, updated
+from bgrecord.archive import updated
+from bgrecord.database import Database
 
 STORED = {"decisions": DECISION_COLUMNS, "analysis_players": PLAYER_COLUMNS, "analysis_matches": MATCH_COLUMNS}
 FROM_TABLE = {"decisions": "decisions", "players": "analysis_players", "matches": "analysis_matches"}

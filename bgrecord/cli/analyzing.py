@@ -146,7 +146,7 @@ def _waiting(target: str) -> None:
 
 
 def _check_database(path: str, inputs: list[str]) -> None:
-    from bgrecord.archive import engine_of
+    from bgrecord.database import engine_of
     from bgrecord.extras import require
     from bgrecord.outputs import check_target
 

@@ -31,7 +31,6 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 import click
 
 from bgrecord.escapes import one_line
-from bgrecord.issues import count
 
 F = TypeVar("F", bound=Callable[..., Any])
 STDIN = "-"

@@ -59,7 +59,7 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
     with --overwrite, and each output is written to a temporary file renamed into place.
     """
     from bgrecord.convert import TARGETS, convert_pair, failed_conversion
-    from bgrecord.outputs import OutputError, check_target, distinct
+    from bgrecord.outputs import OutputError, check_target
 
     found = gather(inputs)
     found.report()

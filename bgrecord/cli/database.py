@@ -36,7 +36,8 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     as a copy renamed into place: a run that fails leaves the database as it was. Schema:
     docs/stats.md.
     """
-    from bgrecord.archive import engine_of, failed_rows, index_rows
+    from bgrecord.archive import failed_rows, index_rows
+    from bgrecord.database import engine_of
     from bgrecord.archive import index as update
     from bgrecord.extras import require
     from bgrecord.outputs import OutputError, check_target

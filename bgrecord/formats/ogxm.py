@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
-from bgrecord.formats import each_game, refused
+from bgrecord.formats import each_game
 from bgrecord.issues import Severity, format_issue
 from bgrecord.limits import MAX_ACTIONS, MAX_MEMBER
 from bgrecord.position import BAR, CHECKERS, OFF, Position
