@@ -1,5 +1,5 @@
 """The match database: ``bgrecord index`` throughput beside ``bgrecord stats -j 1`` on the
-same files, and ``bgrecord.archive.find`` latency on an index of the corpus copied 16 times.
+same files, and ``bgrecord.tables.archive.find`` latency on an index of the corpus copied 16 times.
 
     python benchmarks/archive.py [FOLDER]
 
@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgrecord import archive
-from bgrecord.database import Database
-from bgrecord.reader import match_files
+from bgrecord.formats.reader import match_files
+from bgrecord.tables import archive
+from bgrecord.tables.database import Database
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 COPIES = 16

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgrecord.reader import match_files
+from bgrecord.formats.reader import match_files
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 ONE_CORE = ["taskset", "-c", "0"] if shutil.which("taskset") else []

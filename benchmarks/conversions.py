@@ -17,13 +17,13 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from bgrecord.convert import ConversionRefused, converted
-from bgrecord.formats.ogxm_writer import write_stream
-from bgrecord.issues import Severity
-from bgrecord.reader import match_files
-from bgrecord.source import Input
-from bgrecord.stats import game_rows
-from bgrecord.validate import validate_file
+from bgrecord.formats.issues import Severity
+from bgrecord.formats.reader import match_files
+from bgrecord.formats.source import Input
+from bgrecord.replay.validate import validate_file
+from bgrecord.tables.stats import game_rows
+from bgrecord.writing.convert import ConversionRefused, converted
+from bgrecord.writing.ogxm import write_stream
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = [ROOT.parent / "shared" / "corpus", ROOT / "samples"]

@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 from bgrecord.formats.mat_grammar import clear_caches, grammar
-from bgrecord.reader import iter_matches, match_files
+from bgrecord.formats.reader import iter_matches, match_files
 from bgrecord.formats.sgf import parser as sgf_parser
-from bgrecord.source import Input
-from bgrecord.validate import replayed
+from bgrecord.formats.source import Input
+from bgrecord.replay.validate import replayed
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 

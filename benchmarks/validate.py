@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from bgrecord.cli import worker_count
-from bgrecord.reader import match_files
+from bgrecord.formats.reader import match_files
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)

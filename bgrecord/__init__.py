@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _HOMES = {
-    "bgrecord.ids": ("XGID", "GameState", "MatchState", "gnubg_id"),
-    "bgrecord.issues": ("Issue", "Severity"),
-    "bgrecord.position": ("BAR", "OFF", "Dice", "Illegal", "IllegalPlayError", "LegalPlay", "Move", "Outcome",
+    "bgrecord.core.ids": ("XGID", "GameState", "MatchState", "gnubg_id"),
+    "bgrecord.formats.issues": ("Issue", "Severity"),
+    "bgrecord.core.position": ("BAR", "OFF", "Dice", "Illegal", "IllegalPlayError", "LegalPlay", "Move", "Outcome",
                           "Play", "PlayError", "Position", "Variant"),
-    "bgrecord.reader": ("iter_games", "iter_matches", "read_match", "read_match_text"),
-    "bgrecord.records": ("Action", "Comment", "CubeAction", "GameRecord", "MatchRecord", "MoveToken", "Result",
+    "bgrecord.formats.reader": ("iter_games", "iter_matches", "read_match", "read_match_text"),
+    "bgrecord.formats.records": ("Action", "Comment", "CubeAction", "GameRecord", "MatchRecord", "MoveToken", "Result",
                          "Roll", "SetPosition", "Tag", "Unreadable"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
@@ -39,9 +39,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from bgrecord.ids import XGID, GameState, MatchState, gnubg_id
-    from bgrecord.issues import Issue, Severity
-    from bgrecord.position import (
+    from bgrecord.core.ids import XGID, GameState, MatchState, gnubg_id
+    from bgrecord.core.position import (
         BAR,
         OFF,
         Dice,
@@ -55,8 +54,9 @@ if TYPE_CHECKING:
         Position,
         Variant,
     )
-    from bgrecord.reader import iter_games, iter_matches, read_match, read_match_text
-    from bgrecord.records import (
+    from bgrecord.formats.issues import Issue, Severity
+    from bgrecord.formats.reader import iter_games, iter_matches, read_match, read_match_text
+    from bgrecord.formats.records import (
         Action,
         Comment,
         CubeAction,

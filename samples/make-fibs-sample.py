@@ -1,9 +1,10 @@
 """Converts a clean .mat record to a FIBS oldmoves log (X = the left player; in every second
 game the sides swap, as FIBS logs do)."""
 import sys
+
 from bgrecord import read_match
+from bgrecord.core.position import BAR, OFF
 from bgrecord.replay import replay
-from bgrecord.position import BAR, OFF
 
 m = read_match(sys.argv[1])
 games = list(replay(m))

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from bgrecord import read_match
-from bgrecord.records import CubeAction, Result, Roll
+from bgrecord.formats.records import CubeAction, Result, Roll
 from bgrecord.replay import replay
-from bgrecord.steps import step_records
+from bgrecord.show.steps import step_records
 
 Move = tuple[int, int, bool]  # source, target, hit: one checker moved by one die
 

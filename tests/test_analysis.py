@@ -31,7 +31,7 @@ from bgrecord.analysis.measures import (
     skill,
 )
 from bgrecord.cli import main
-from bgrecord.position import Position
+from bgrecord.core.position import Position
 
 FIXTURES = DATA / "analysis"  # made by tests/data/analysis/generate.sh
 needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) is not installed")

@@ -13,13 +13,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-from bgrecord import archive, stats
-from bgrecord.database import TABLES, Database
 from bgrecord.cli import main
-from bgrecord.ids import XGID, MatchState
-from bgrecord.position import Position
-from bgrecord.reader import match_files
-from bgrecord.steps import step_records
+from bgrecord.core.ids import XGID, MatchState
+from bgrecord.core.position import Position
+from bgrecord.formats.reader import match_files
+from bgrecord.show.steps import step_records
+from bgrecord.tables import archive, stats
+from bgrecord.tables.database import TABLES, Database
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

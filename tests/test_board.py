@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from bgrecord import MatchState, Position
-from bgrecord.board import ascii_board
+from bgrecord.show.board import ascii_board
 
 START_BOARD = """\
  GNU Backgammon  Position ID: 4HPwATDgc/ABMA

@@ -181,7 +181,7 @@ def test_default_jobs_start_workers_only_for_large_inputs(monkeypatch: pytest.Mo
 
 def test_default_jobs_give_the_same_output_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
     from bgrecord.cli import common
-    from bgrecord.reader import match_files
+    from bgrecord.formats.reader import match_files
 
     monkeypatch.setattr(common, "_BYTES_PER_WORKER", 1)  # the samples then fill every core's worker
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)

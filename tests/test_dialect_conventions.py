@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bgrecord import read_match
-from bgrecord.issues import Issue, Severity
+from bgrecord.formats.issues import Issue, Severity
 from bgrecord.replay import replay
 
 HEAD = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n"

@@ -15,8 +15,8 @@ import pytest
 from conftest import DATA
 from dialects import DIALECTS, FOUND, REFUSED, Cell, Dialect, Match, mixed, model, write
 
-from bgrecord.issues import Issue, Severity
-from bgrecord.validate import validate_file
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.replay.validate import validate_file
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 # clean matches kept in the repository: Crawford, money with beavers and raccoons, Jacoby, 1 to 25 points

@@ -6,7 +6,7 @@ import ast
 import re
 from pathlib import Path
 
-from bgrecord.position import Illegal
+from bgrecord.core.position import Illegal
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"^[a-z]+(-[a-z0-9]+)+$|^[a-z]+$")

@@ -13,13 +13,13 @@ import pytest
 from conftest import CORPUS
 
 from bgrecord import read_match
-from bgrecord.convert import ConversionRefused, converted
-from bgrecord.formats.ogxm_writer import write_stream
-from bgrecord.position import Position
+from bgrecord.core.position import Position
+from bgrecord.formats.source import Input
 from bgrecord.replay import replay
-from bgrecord.rules import rules_for
-from bgrecord.source import Input
-from bgrecord.stats import game_rows
+from bgrecord.replay.rules import rules_for
+from bgrecord.tables.stats import game_rows
+from bgrecord.writing.convert import ConversionRefused, converted
+from bgrecord.writing.ogxm import write_stream
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PAIRS = CORPUS / "other-formats"
@@ -139,7 +139,7 @@ def test_bgrecord_json_damaged_reads_without_failing() -> None:
     import json
     import random
 
-    from bgrecord.validate import validate_file
+    from bgrecord.replay.validate import validate_file
 
     rng = random.Random(22)
     values = [None, 1, -5, 10**30, "x", [], {}, [1], [7, 7], "XGID=zz", True, 1.5, "24/18*", "25/0 a/b", [[1, 2]], {"a": 1}]

@@ -14,12 +14,12 @@ from conftest import CORPUS
 
 from bgrecord import iter_matches, read_match
 from bgrecord.formats import FORMATS, Refusal, detect
+from bgrecord.formats.issues import Severity
 from bgrecord.formats.smile import SmileError, decode
-from bgrecord.issues import Severity
+from bgrecord.formats.source import Input
 from bgrecord.replay import replay
-from bgrecord.rules import rules_for
-from bgrecord.source import Input
-from bgrecord.writers import step_ogids
+from bgrecord.replay.rules import rules_for
+from bgrecord.writing.writers import step_ogids
 
 OTHER = CORPUS / "other-formats"
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -111,7 +111,7 @@ def test_ogxm_positions_equal_the_fixtures_ogids_before_every_ply() -> None:
 
 def test_an_ogxm_stream_goes_on_after_a_corrupt_member(tmp_path: Path) -> None:
     pytest.importorskip("ogxm")
-    from bgrecord.formats.ogxm_writer import write_ogxm
+    from bgrecord.writing.ogxm import write_ogxm
 
     members = []
     for name in ("gnubg-5pt-crawford.mat", "gnubg-money-jacoby.mat", "gibbon-fibs-roll-order.mat"):
@@ -137,7 +137,7 @@ def test_zstd_compressed_streams_read(tmp_path: Path) -> None:
 
 def test_ogxm_written_by_bgrecord_is_accepted_by_the_codec_and_reads_back(tmp_path: Path) -> None:
     ogxm = pytest.importorskip("ogxm")
-    from bgrecord.formats.ogxm_writer import document, write_ogxm
+    from bgrecord.writing.ogxm import document, write_ogxm
 
     for name in ("gnubg-5pt-crawford.mat", "gnubg-money-jacoby.mat"):
         match = read_match(SAMPLES / name)

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgrecord import BAR, Dice, Move, Play, Position, Variant
-from bgrecord.demo import random_game
-from bgrecord.position import _hop_error
+from bgrecord.core.position import _hop_error
+from bgrecord.show.demo import random_game
 
 
 def random_candidate(position: Position, dice: Dice, rng: random.Random) -> Play:

@@ -20,13 +20,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import hostile
 import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
 
-import hostile
 from bgrecord.cli import main
-from bgrecord.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_NAME
+from bgrecord.formats.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_NAME
 
 SAMPLES = hostile.SAMPLES
 CLEAN = SAMPLES / "bbgt-two-matches.mat"
@@ -129,7 +129,7 @@ def test_any_exception_of_one_file_is_its_one_internal_issue_in_every_command(bo
 
 
 def test_a_failure_in_the_main_process_is_its_files_too(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bgrecord import stats
+    from bgrecord.tables import stats
 
     original = stats.Tables.add
 
@@ -148,7 +148,7 @@ def test_a_failure_in_the_main_process_is_its_files_too(monkeypatch: pytest.Monk
 
 def dying(path: Any, rules: Any = None) -> Any:
     """validate_file, but a worker reading ``dies.mat`` ends as the out-of-memory killer would end it."""
-    from bgrecord.validate import validate_file
+    from bgrecord.replay.validate import validate_file
 
     if str(getattr(path, "name", path)).endswith("dies.mat"):
         os._exit(9)
@@ -156,7 +156,7 @@ def dying(path: Any, rules: Any = None) -> Any:
 
 
 def test_a_worker_that_dies_costs_only_its_file(tmp_path: Path) -> None:
-    from bgrecord import validate
+    from bgrecord.replay import validate
 
     names = [f"{n:02}.mat" for n in range(12)] + ["dies.mat"]
     for name in names:
@@ -201,8 +201,8 @@ def seconds(work: Callable[[], Any], repeat: int = 3) -> float:
 
 
 def read_all(data: bytes) -> Callable[[], Any]:
-    from bgrecord.reader import iter_games
-    from bgrecord.source import Input
+    from bgrecord.formats.reader import iter_games
+    from bgrecord.formats.source import Input
 
     return lambda: sum(1 for _ in iter_games(Input(None, data=data)))
 
@@ -303,7 +303,7 @@ def test_every_regex_of_the_package_is_linear_on_runs_of_its_own_characters() ->
 
 
 def test_the_limits_on_objects_are_each_a_clear_error(tmp_path: Path) -> None:
-    from bgrecord.validate import validate_file
+    from bgrecord.replay.validate import validate_file
 
     cases = {
         "too-many-games": hostile.bgf_smile(b"\xfa" + hostile.Smile.key("matchlen") + hostile.Smile.value(0) + hostile.Smile.key("games")
@@ -320,7 +320,8 @@ def test_the_limits_on_objects_are_each_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_a_file_of_many_matches_is_read_to_the_limit_and_read_lists_what_it_holds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bgrecord import formats, validate
+    from bgrecord import formats
+    from bgrecord.replay import validate
 
     monkeypatch.setattr(formats, "MAX_MATCHES", 3)
     monkeypatch.setattr(validate, "MAX_ISSUES", 4)
@@ -362,7 +363,7 @@ def test_memory_stays_flat_whatever_the_number_of_games_or_rows(tmp_path: Path) 
 
 
 def test_stats_and_index_rows_of_a_large_file_spill_to_disk_and_come_back_whole(tmp_path: Path) -> None:
-    from bgrecord import spool
+    from bgrecord.tables import spool
 
     kept: spool.Spool[int] = spool.Spool(memory=10)
     for start in range(0, 30_000, 1000):
@@ -404,7 +405,7 @@ def test_an_endless_stream_is_held_to_the_size_limit_of_files(tmp_path: Path) ->
 
 
 def test_a_file_that_grows_as_it_is_read_is_read_no_further_than_the_limit(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bgrecord import source
+    from bgrecord.formats import source
 
     path = tmp_path / "grows.mat"
     path.write_bytes(b"x\n" * 4096)
@@ -542,7 +543,7 @@ def test_a_reader_that_stops_is_a_quiet_141_everywhere(tmp_path: Path, args: lis
 
 
 def test_a_second_index_run_waits_for_the_first_and_loses_nothing(tmp_path: Path) -> None:
-    from bgrecord.storage import writer_lock
+    from bgrecord.tables.storage import writer_lock
 
     (tmp_path / "one.mat").write_bytes(CLEAN.read_bytes())
     (tmp_path / "two.mat").write_text(hostile.session(20))
@@ -755,7 +756,7 @@ def test_a_junk_database_or_table_given_for_an_analysis_is_one_line(tmp_path: Pa
 
 
 def test_a_table_of_copies_is_read_in_linear_time() -> None:
-    from bgrecord.analysis.annotate import Annotations
+    from bgrecord.show.annotate import Annotations
 
     def seconds(copies: int) -> float:
         rows = [{"game_key": "k", "step": 1, "plies": 0, "kind": "checker", "error": 0.01 * (n % 7)} for n in range(copies)]

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgrecord import XGID, GameState, MatchState, Position
-from bgrecord.position_id import decode_position_id, encode_position_id
+from bgrecord.core.position_id import decode_position_id, encode_position_id
 
 START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("lark", "pandas", "numpy", "rich", "bgrecord.position", "bgrecord.reader", "bgrecord.replay")
+HEAVY = ("lark", "pandas", "numpy", "rich", "bgrecord.core.position", "bgrecord.formats.reader", "bgrecord.replay")
 
 
 def loaded_after(code: str) -> set[str]:
@@ -20,7 +20,7 @@ def test_import_bgrecord_loads_its_names_when_first_used() -> None:
     modules = loaded_after("import bgrecord")
     assert not modules & set(HEAVY)
     modules = loaded_after("from bgrecord import Position; Position.start()")
-    assert "bgrecord.position" in modules and "lark" not in modules
+    assert "bgrecord.core.position" in modules and "lark" not in modules
 
 
 def test_help_loads_no_library_module_it_does_not_need() -> None:

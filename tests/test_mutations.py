@@ -12,11 +12,11 @@ from typing import Callable, Optional
 from conftest import CORPUS, DATA
 
 from bgrecord import read_match
-from bgrecord.issues import Severity
-from bgrecord.records import CubeAction, GameRecord, MatchRecord, Result, Roll
+from bgrecord.formats.issues import Severity
+from bgrecord.formats.records import CubeAction, GameRecord, MatchRecord, Result, Roll
 from bgrecord.replay import replay
-from bgrecord.rules import rules_for
-from bgrecord.validate import validate_file
+from bgrecord.replay.rules import rules_for
+from bgrecord.replay.validate import validate_file
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 Mutation = tuple[list[str], int, int]  # the new lines, the defect's line, the game index

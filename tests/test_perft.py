@@ -4,7 +4,7 @@
 Each count must equal both ``Position.legal_plays`` and an independent brute force
 written here from the rules alone: a different board representation (one signed array,
 the mover's checkers positive), every ordering of the dice and every checker tried,
-no shared code with ``bgrecord.position``.
+no shared code with ``bgrecord.core.position``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bgrecord import read_match
-from bgrecord.issues import Severity
+from bgrecord.formats.issues import Severity
 from bgrecord.replay import replay
 
 HEAD = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
@@ -82,8 +82,8 @@ def games(opening: str, count: int, head: str = " 7 point match\n", last: str = 
 
 
 def issues_of(text: str) -> list[tuple[str, str, int | None]]:
-    from bgrecord.validate import validate_file
-    from bgrecord.source import Input
+    from bgrecord.formats.source import Input
+    from bgrecord.replay.validate import validate_file
 
     report = validate_file(Input.of(text.encode(), "t.mat"))
     return [(i.severity.value, i.code, i.line) for i in report.issues if i.severity is not Severity.INFO or i.code in INFOS]
@@ -116,8 +116,8 @@ def test_a_header_comment_that_names_no_game_is_no_variant() -> None:
 
 
 def test_sgf_rules_name_the_variant() -> None:
-    from bgrecord.validate import validate_file
-    from bgrecord.source import Input
+    from bgrecord.formats.source import Input
+    from bgrecord.replay.validate import validate_file
 
     sgf = "(;FF[4]GM[6]MI[length:5][game:0][ws:0][bs:0]PW[a]PB[b]RU[Crawford:Nackgammon];W[31wtfe];B[42qusu])"
     codes = lambda text: [i.code for i in validate_file(Input.of(text.encode(), "t.sgf")).issues if i.severity is Severity.ERROR]
@@ -157,8 +157,8 @@ def test_the_same_unknown_text_in_game_after_game_is_one_error() -> None:
     sulks = "  2)  Sulks                     Drops\n      Wins 1 point\n"  # a word nobody reads, in every game
     found = issues_of(games("  1) 31: 8/5 6/5                 42: 8/4 6/4\n", 3, last=sulks))
     assert [(s, c) for s, c, _ in found] == [("error", "unreadable"), ("warning", "unreadable"), ("warning", "unreadable")]
-    from bgrecord.validate import validate_file
-    from bgrecord.source import Input
+    from bgrecord.formats.source import Input
+    from bgrecord.replay.validate import validate_file
 
     messages = [i.message for i in validate_file(Input.of(games("  1) 31: 8/5 6/5                 42: 8/4 6/4\n", 3, last=sulks).encode(), "t.mat")).issues]
     assert "(and 2 more places in this file: one convention, told once)" in messages[0]
@@ -209,7 +209,7 @@ def test_and_the_match_when_the_match_is_not_won_is_a_warning() -> None:
 
 
 def _all(text: str) -> list[tuple[str, str, int | None]]:
-    from bgrecord.source import Input
-    from bgrecord.validate import validate_file
+    from bgrecord.formats.source import Input
+    from bgrecord.replay.validate import validate_file
 
     return [(i.severity.value, i.code, i.line) for i in validate_file(Input.of(text.encode(), "t.mat")).issues]

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import ARCHIVE, CORPUS, archive_labels
 
-from bgrecord.issues import Severity
-from bgrecord.reader import iter_matches, match_files
-from bgrecord.records import CubeAction, Result, Roll, SetPosition
-from bgrecord.source import decode
+from bgrecord.formats.issues import Severity
+from bgrecord.formats.reader import iter_matches, match_files
+from bgrecord.formats.records import CubeAction, Result, Roll, SetPosition
+from bgrecord.formats.source import decode
 
 NOT_BACKGAMMON = {
     "zmetcalf__backgammon_sgf/tests__demo_file.sgf": "a Go game (GM[1]): refused as not backgammon",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bgrecord.issues import Issue, Severity
-from bgrecord.reader import iter_matches, read_match
-from bgrecord.records import CubeAction, Roll, Unreadable
-from bgrecord.source import Input
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.formats.reader import iter_matches, read_match
+from bgrecord.formats.records import CubeAction, Roll, Unreadable
+from bgrecord.formats.source import Input
 
 HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 

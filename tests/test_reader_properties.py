@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
-from bgrecord.grammars import grammar_text
-from bgrecord.reader import iter_games, iter_matches, read_match
-from bgrecord.records import MatchRecord
+from bgrecord.formats.grammars import grammar_text
+from bgrecord.formats.reader import iter_games, iter_matches, read_match
+from bgrecord.formats.records import MatchRecord
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from bgrecord.issues import Severity
-from bgrecord.reader import iter_matches, read_match
-from bgrecord.records import LEFT, RIGHT, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition
-from bgrecord.source import decode
+from bgrecord.formats.issues import Severity
+from bgrecord.formats.reader import iter_matches, read_match
+from bgrecord.formats.records import LEFT, RIGHT, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition
+from bgrecord.formats.source import decode
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 ALL = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".mat", ".txt", ".gam", ".sgf"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from conftest import ARCHIVE, archive_labels
 
-from bgrecord.issues import Severity
-from bgrecord.reader import match_files
-from bgrecord.validate import validate_file
+from bgrecord.formats.issues import Severity
+from bgrecord.formats.reader import match_files
+from bgrecord.replay.validate import validate_file
 
 TOLD = (Severity.ERROR, Severity.WARNING)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bgrecord import read_match
-from bgrecord.issues import Severity
+from bgrecord.formats.issues import Severity
 from bgrecord.replay import replay
-from bgrecord.rules import RuleSet, apply_spec, rules_for
+from bgrecord.replay.rules import RuleSet, apply_spec, rules_for
 
 HEAD = " {length} point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 OPENING = "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"

@@ -19,9 +19,9 @@ from conftest import CORPUS, DATA, oracle_matches
 
 from bgrecord import MatchState, Play, Position
 from bgrecord.cli import main
-from bgrecord.steps import step_records
-from bgrecord.svg import board
-from bgrecord.words import board_words
+from bgrecord.show.steps import step_records
+from bgrecord.show.svg import board
+from bgrecord.show.words import board_words
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 XG = SAMPLES / "xg-tags-bom-crlf.mat"

@@ -11,9 +11,10 @@ from typing import Any, Iterable
 import pytest
 from conftest import CORPUS, TOOLS, gnubg_reading, oracle_matches
 
-from bgrecord import Position, read_match, stats
+from bgrecord import Position, read_match
 from bgrecord.replay import GameReplay, replay
-from bgrecord.steps import step_records
+from bgrecord.show.steps import step_records
+from bgrecord.tables import stats
 
 
 def compare(match_path: Path, oracle: dict[str, Any]) -> int:

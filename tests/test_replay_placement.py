@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from bgrecord.cli import main
-from bgrecord.steps import step_records
-from bgrecord.viewer import Viewer
+from bgrecord.show.steps import step_records
+from bgrecord.show.viewer import Viewer
 
 HEAD = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
 # (column, kind): the rows after the opening, with one error at an action of that kind in that column

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgrecord import iter_matches
+from bgrecord.formats.source import Input
 from bgrecord.replay import replay
-from bgrecord.rules import rules_for
-from bgrecord.source import Input
+from bgrecord.replay.rules import rules_for
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 TEXTS = [p.read_bytes().decode("utf-8", "replace") for p in sorted(SAMPLES.iterdir()) if p.suffix in (".mat", ".txt", ".gam", ".sgf")]

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from bgrecord import Position
 from bgrecord.cli import main
-from bgrecord.steps import step_records
-from bgrecord.viewer import HELP, KEYS, Viewer, key_name
-from bgrecord.words import board_words, dice_words, point_words
+from bgrecord.show.steps import step_records
+from bgrecord.show.viewer import HELP, KEYS, Viewer, key_name
+from bgrecord.show.words import board_words, dice_words, point_words
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 ILLEGAL = (

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from conftest import CORPUS
 
 from bgrecord.cli import main
-from bgrecord.source import Input
-from bgrecord.validate import validate_file
+from bgrecord.formats.source import Input
+from bgrecord.replay.validate import validate_file
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 START = "4HPwATDgc/ABMA"

@@ -6,7 +6,7 @@ import pytest
 
 from bgrecord import Illegal, Position
 from bgrecord.formats.mat_grammar import moves_of
-from bgrecord.resolve import Resolution, marked_hits, resolve
+from bgrecord.replay.resolve import Resolution, marked_hits, resolve
 
 START = Position.start()
 # O on roll, 13/6 with 6-1: through 7 (an X blot, a hit) or through 12 (open, no hit)

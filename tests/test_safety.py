@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgrecord.cli import main
-from bgrecord import source
-from bgrecord.validate import validate_file
+from bgrecord.formats import source
+from bgrecord.replay.validate import validate_file
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 CLEAN = SAMPLES / "bbgt-two-matches.mat"
@@ -174,7 +174,7 @@ def test_convert_mirrors_folders_so_same_names_stay_apart(tmp_path: Path) -> Non
 
 
 def test_an_interrupted_table_leaves_the_old_output_and_no_partial_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bgrecord import export
+    from bgrecord.tables import export
 
     out = write(tmp_path, "games.csv", "old,table\n")
     original = export.TableWriter.write

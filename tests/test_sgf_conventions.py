@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bgrecord.issues import Severity
-from bgrecord.validate import validate_file
+from bgrecord.formats.issues import Severity
+from bgrecord.replay.validate import validate_file
 
 ROOT = "FF[4]GM[6]CA[UTF-8]AP[test]PW[Alice]PB[Bob]"
 # White (Alice) 31: 8/5 6/5; Black (Bob) 42: 8/4 6/4

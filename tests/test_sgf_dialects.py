@@ -20,8 +20,8 @@ from dialects import Match
 from sgf_dialects import DIALECTS, GNUBG, SgfDialect, mixed, render_trees, write
 from test_dialects import BLIND, MUTATORS, models
 
-from bgrecord.issues import Issue, Severity
-from bgrecord.validate import validate_file
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.replay.validate import validate_file
 
 MATCHES = int(os.environ.get("BGRECORD_DIALECT_MATCHES", "2"))
 NAMES = sorted(DIALECTS)

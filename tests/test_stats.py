@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, oracle_matches
 
-from bgrecord import stats
 from bgrecord.cli import main
+from bgrecord.tables import stats
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "stats"
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

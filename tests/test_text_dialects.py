@@ -15,8 +15,8 @@ from dialects import Match
 from test_dialects import MUTATORS, models
 from text_dialects import FIBS_DIALECTS, SNOWIE_DIALECTS, render_fibs, render_gam, render_snowie
 
-from bgrecord.issues import Issue, Severity
-from bgrecord.validate import validate_file
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.replay.validate import validate_file
 
 
 def errors(path: Path) -> tuple[list[Issue], int]:

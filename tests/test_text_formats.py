@@ -15,8 +15,8 @@ from test_replay_oracle import compare
 
 from bgrecord import Position, read_match
 from bgrecord.cli import main
-from bgrecord.ogid import OGID, looks_like_ogid
-from bgrecord.position import Variant
+from bgrecord.core.ogid import OGID, looks_like_ogid
+from bgrecord.core.position import Variant
 from bgrecord.replay import replay
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

@@ -4,7 +4,7 @@ conventions of real archives (accepted where legitimate, still an error where no
 from __future__ import annotations
 
 from bgrecord import read_match, read_match_text
-from bgrecord.issues import Severity
+from bgrecord.formats.issues import Severity
 from bgrecord.replay import replay
 
 OPENING = "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
@@ -16,7 +16,7 @@ def game(number: int, alice: int, bob: int, body: str = OPENING + DROP_LEFT_WINS
 
 
 def found(text: str, rules: str | None = None) -> list[tuple[str, str, int | None]]:
-    from bgrecord.rules import rules_for
+    from bgrecord.replay.rules import rules_for
 
     match = read_match(text)
     issues = [i for i in match.all_issues()] + [i for g in replay(match, rules_for(match, rules)) for i in g.issues]

@@ -17,16 +17,16 @@ from hypothesis import strategies as st
 
 from bgrecord import MatchRecord, iter_matches, read_match, read_match_text
 from bgrecord.cli import main
-from bgrecord.demo import random_game
-from bgrecord.formats.ogxm_writer import OgxmWriteError, write_ogxm
-from bgrecord.issues import Severity
-from bgrecord.matchkeys import MatchKeys, game_fingerprint
-from bgrecord.position import Variant
-from bgrecord.records import GameRecord, MoveToken, Result, Roll
+from bgrecord.core.position import Variant
+from bgrecord.formats.issues import Severity
+from bgrecord.formats.records import GameRecord, MoveToken, Result, Roll
+from bgrecord.formats.source import Input
 from bgrecord.replay import GameReplay, replay
-from bgrecord.rules import rules_for
-from bgrecord.source import Input
-from bgrecord.writers import CannotWrite, play_text, write_json, write_mat, write_sgf
+from bgrecord.replay.matchkeys import MatchKeys, game_fingerprint
+from bgrecord.replay.rules import rules_for
+from bgrecord.show.demo import random_game
+from bgrecord.writing.ogxm import OgxmWriteError, write_ogxm
+from bgrecord.writing.writers import CannotWrite, play_text, write_json, write_mat, write_sgf
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -34,7 +34,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 def summary(match: MatchRecord, games: list[GameReplay] | None = None, names: tuple[str, str] | None = None) -> list[Any]:
     """What a round trip must keep: per game the names, the score (in match play: a money
     session's running score is not every format's to say), the Crawford flag and what was
-    played (:func:`bgrecord.matchkeys.game_fingerprint`: every roll, cube action, set-up's
+    played (:func:`bgrecord.replay.matchkeys.game_fingerprint`: every roll, cube action, set-up's
     board and the result), and the match's key. ``names``: the names of every game (OGXM
     names the players once, for the match)."""
     keys = MatchKeys()

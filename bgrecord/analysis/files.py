@@ -19,18 +19,29 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMatch, EngineMissing
-from bgrecord.analysis.measures import CUBE_CATEGORIES, GameSums, Judged, Sums, derived, judge_answer, judge_double, judge_no_double, judge_play, skill
+from bgrecord.analysis.measures import (
+    CUBE_CATEGORIES,
+    GameSums,
+    Judged,
+    Sums,
+    derived,
+    judge_answer,
+    judge_double,
+    judge_no_double,
+    judge_play,
+    skill,
+)
+from bgrecord.core.ids import GameState
+from bgrecord.core.position import Play, Position
 from bgrecord.escapes import encodable
-from bgrecord.ids import GameState
-from bgrecord.issues import Severity
-from bgrecord.matchkeys import MatchKeys, game_fingerprint
-from bgrecord.position import Play, Position
-from bgrecord.records import Action, CubeAction, MatchRecord, Result, Roll
+from bgrecord.formats.issues import Severity
+from bgrecord.formats.records import Action, CubeAction, MatchRecord, Result, Roll
+from bgrecord.formats.source import Input
 from bgrecord.replay import GameReplay, Step
-from bgrecord.rules import rules_for
-from bgrecord.source import Input
-from bgrecord.validate import guarded, internal_issue, replayed
-from bgrecord.writers import notation, step_state, write_mat
+from bgrecord.replay.matchkeys import MatchKeys, game_fingerprint
+from bgrecord.replay.rules import rules_for
+from bgrecord.replay.validate import guarded, internal_issue, replayed
+from bgrecord.writing.writers import notation, step_state, write_mat
 
 ANALYSED = ("move", "double", "take", "drop", "beaver", "raccoon")  # the steps an engine judges
 _ENGINE_KIND = {"move": "move", "double": "double", "beaver": "double", "raccoon": "double", "take": "take", "drop": "drop"}

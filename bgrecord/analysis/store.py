@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from bgrecord.analysis.tables import DECISION_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
-from bgrecord.archive import updated
-from bgrecord.database import Database
+from bgrecord.tables.archive import updated
+from bgrecord.tables.database import Database
 
 STORED = {"decisions": DECISION_COLUMNS, "analysis_players": PLAYER_COLUMNS, "analysis_matches": MATCH_COLUMNS}
 FROM_TABLE = {"decisions": "decisions", "players": "analysis_players", "matches": "analysis_matches"}
@@ -27,7 +27,7 @@ def known(target: str | Path, plies: int) -> frozenset[str]:
     it does not exist or holds no analysis)."""
     if not Path(target).is_file() or not Path(target).stat().st_size:  # an empty file: a new database
         return frozenset()
-    from bgrecord.storage import engine_failure, is_engine_error
+    from bgrecord.tables.storage import engine_failure, is_engine_error
 
     try:
         return _known(target, plies)
@@ -83,7 +83,7 @@ class Store:
 @contextlib.contextmanager
 def storing(target: str | Path, waiting: Callable[[], None] | None = None) -> Iterator[Store]:
     """A :class:`Store` into the index at ``target`` (made when missing), renamed into place at
-    the end of the block, one writer at a time (:func:`bgrecord.archive.updated`)."""
+    the end of the block, one writer at a time (:func:`bgrecord.tables.archive.updated`)."""
     with updated(target, waiting) as database:
         yield Store(database)
         database.execute("DROP INDEX IF EXISTS decisions_by_match")
@@ -104,7 +104,7 @@ def load(path: str | Path) -> tuple[str, Any]:
     which one it is. Raises ``ValueError`` for another table, ``OSError`` when unreadable."""
     import pandas as pd
 
-    from bgrecord.export import table_format
+    from bgrecord.tables.export import table_format
 
     fmt = table_format(path, None)
     if fmt == "parquet":
@@ -156,8 +156,8 @@ def rows_of(data: Any) -> list[dict[str, Any]]:
 def errors_at(path: str | Path, found: list[dict[str, Any]]) -> None:
     """Give each occurrence ``find`` found (rows of the positions table) its ``analysis``: the
     decisions analysed at that step (the deepest plies stored), or an empty list. A database
-    whose tables are not as analyze writes them: :class:`~bgrecord.storage.DatabaseError`."""
-    from bgrecord.storage import engine_failure, is_engine_error
+    whose tables are not as analyze writes them: :class:`~bgrecord.tables.storage.DatabaseError`."""
+    from bgrecord.tables.storage import engine_failure, is_engine_error
 
     try:
         _errors_at(path, found)

@@ -1,4 +1,4 @@
-"""The columns of ``bgrecord analyze``'s tables and their types (as :mod:`bgrecord.stats`
+"""The columns of ``bgrecord analyze``'s tables and their types (as :mod:`bgrecord.tables.stats`
 declares its own): decisions, players (one row a player of a match), matches. Documented in
 docs/analysis.md. Plain data: importing it costs nothing."""
 

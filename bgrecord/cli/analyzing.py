@@ -20,7 +20,7 @@ from bgrecord.cli.common import (
     scheduler_option,
 )
 from bgrecord.escapes import one_line
-from bgrecord.issues import count
+from bgrecord.formats.issues import count
 
 DATABASES = (".duckdb", ".sqlite", ".sqlite3")
 
@@ -71,9 +71,9 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
     from bgrecord.analysis.gnubg import find_gnubg
     from bgrecord.analysis.tables import TABLES
-    from bgrecord.export import DatasetWriter, TableWriter, needs
-    from bgrecord.export import table_format as format_of
     from bgrecord.outputs import OutputError, check_target
+    from bgrecord.tables.export import DatasetWriter, TableWriter, needs
+    from bgrecord.tables.export import table_format as format_of
 
     database = decisions_out.lower().endswith(DATABASES)
     if not database and not players_out:
@@ -146,9 +146,9 @@ def _waiting(target: str) -> None:
 
 
 def _check_database(path: str, inputs: list[str]) -> None:
-    from bgrecord.database import engine_of
     from bgrecord.extras import require
     from bgrecord.outputs import check_target
+    from bgrecord.tables.database import engine_of
 
     if engine_of(path) == "duckdb":
         require("duckdb")

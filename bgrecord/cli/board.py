@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgrecord.issues import count
+from bgrecord.formats.issues import count
 
 if TYPE_CHECKING:  # the rules core is imported by the commands that use it, not by --help
-    from bgrecord.ids import MatchState
-    from bgrecord.position import Dice, Position
+    from bgrecord.core.ids import MatchState
+    from bgrecord.core.position import Dice, Position
 
 _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 _NAMES = ("O", "X")
@@ -20,14 +20,14 @@ _NAMES = ("O", "X")
 def _parse_dice(text: str) -> Dice:
     if not re.fullmatch(r"[1-6]{2}", text):
         raise click.BadParameter(f"dice are two digits from 1 to 6, like 31, not {text!r}")
-    from bgrecord.position import Dice
+    from bgrecord.core.position import Dice
 
     return Dice(int(text[0]), int(text[1]))
 
 
 def parse_identifier(text: str, turn: int | None) -> tuple[Position, MatchState | None]:
-    """:func:`bgrecord.ids.identify`, a malformed identifier a usage error."""
-    from bgrecord.ids import identify
+    """:func:`bgrecord.core.ids.identify`, a malformed identifier a usage error."""
+    from bgrecord.core.ids import identify
 
     try:
         return identify(text, turn)
@@ -49,7 +49,7 @@ def board(identifier: str, dice: str | None, turn: int | None) -> None:
       bgrecord board 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10'
       bgrecord board 11ccccchhhjjjjj:66666888dddddoo:N0N:56:W:IB:0:0:9:0
     """
-    from bgrecord.board import ascii_board
+    from bgrecord.show.board import ascii_board
 
     position, match = parse_identifier(identifier, turn)
     click.echo(ascii_board(position, match), nl=False)
@@ -74,8 +74,8 @@ def demo(seed: int, boards: bool) -> None:
     """Replay a built-in sample: a random legal game played by the rules core."""
     import random
 
-    from bgrecord.board import ascii_board
-    from bgrecord.demo import random_game
+    from bgrecord.show.board import ascii_board
+    from bgrecord.show.demo import random_game
 
     rng = random.Random(seed)
     position = None

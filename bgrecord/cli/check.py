@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from bgrecord.escapes import one_line
 from bgrecord.cli.common import (
     each_file,
     gather,
@@ -18,7 +17,8 @@ from bgrecord.cli.common import (
     scheduler_option,
     source_of,
 )
-from bgrecord.issues import Severity, count
+from bgrecord.escapes import one_line
+from bgrecord.formats.issues import Severity, count
 
 
 @click.command()
@@ -31,7 +31,7 @@ def read(paths: tuple[str, ...], output: str, quiet: bool) -> None:
     PATHS are files or folders (searched for match files), or - for standard input. Reading
     checks the format only; the rules are checked by `bgrecord validate`.
     """
-    from bgrecord.validate import read_file
+    from bgrecord.replay.validate import read_file
 
     inputs = gather(paths)
     inputs.report()
@@ -72,7 +72,7 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
     cube action, result and score is checked; each problem is reported where it stands, as
     path:line:column: severity[code] message.
     """
-    from bgrecord.validate import failed_report, validate_file
+    from bgrecord.replay.validate import failed_report, validate_file
 
     inputs = gather(paths)
     inputs.report()

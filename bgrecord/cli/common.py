@@ -10,7 +10,7 @@ signals").
 A command keeps the promises on hostile input by using what is here and there: its inputs
 from :func:`gather`, each file worked on by :func:`each_file` (given ``failed``, for what
 escapes a worker) with a work function whose own failures are caught by
-:func:`bgrecord.validate.guarded` or :func:`~bgrecord.validate.guarded_steps` (any exception
+:func:`bgrecord.replay.validate.guarded` or :func:`~bgrecord.replay.validate.guarded_steps` (any exception
 of a file is that file's ``internal`` issue), names and messages printed with
 :func:`~bgrecord.escapes.one_line` through ``click.echo`` (the group guards and escapes the
 standard streams), outputs written through :mod:`bgrecord.outputs` (checked with
@@ -77,7 +77,7 @@ def jobs_option(command: F) -> F:
 
 def _check_rules(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
     if value:
-        from bgrecord.rules import RuleSet, apply_spec
+        from bgrecord.replay.rules import RuleSet, apply_spec
 
         try:
             apply_spec(RuleSet(), value)
@@ -141,7 +141,7 @@ class Inputs:
 def gather(paths: Iterable[str]) -> Inputs:
     """The files of ``paths``: files as named, folders searched for match files, ``-`` for
     standard input (once)."""
-    from bgrecord.reader import match_files
+    from bgrecord.formats.reader import match_files
 
     found = Inputs()
     seen: set[str] = set()
@@ -210,7 +210,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
     from which it is shown. ``sizes``: the file names to size the work by, when ``files`` are
     not names. ``batch``: files sent to a worker at a time (by default a few: the work of one
     file is small); 1 where one file is long work. A name is given to ``work`` as
-    :meth:`Input.named <bgrecord.source.Input.named>` (a file, whatever the name holds).
+    :meth:`Input.named <bgrecord.formats.source.Input.named>` (a file, whatever the name holds).
 
     Each file's work stands alone: ``work`` reports its own failures, and what escapes it
     in a worker (a worker that dies, a result that cannot travel back) is
@@ -236,7 +236,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         if scheduler and files:
             results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), batch, retry)
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
-            from bgrecord.cluster import BATCH, in_order, run_batch
+            from bgrecord.tables.cluster import BATCH, in_order, run_batch
 
             pool[:] = [_pool(jobs), jobs]
             results = in_order(lambda part: pool[0].submit(run_batch, work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
@@ -272,7 +272,7 @@ def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callabl
     ``failed(file, exception)`` for one that fails again. A broken pool is replaced."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from bgrecord.cluster import run_batch
+    from bgrecord.tables.cluster import run_batch
 
     if failed is None:
         raise exc
@@ -293,8 +293,8 @@ def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callabl
 
 def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
                 batch: int | None, retry: Callable[[list[Any], Exception], list[Any]]) -> Iterator[Any]:  # fmt: skip
-    """:func:`bgrecord.cluster.cluster_map`, its failures one line (exit status 2)."""
-    from bgrecord.cluster import BATCH, ClusterError, cluster_map
+    """:func:`bgrecord.tables.cluster.cluster_map`, its failures one line (exit status 2)."""
+    from bgrecord.tables.cluster import BATCH, ClusterError, cluster_map
 
     try:
         yield from cluster_map(work, files, arguments, scheduler, workers, batch or BATCH, retry)
@@ -323,6 +323,6 @@ def _stderr() -> Any:
 def source_of(name: str) -> Any:
     """What a reader takes for a file name: standard input for ``-``, else the file of that
     name (whatever it holds: a line break in a name is no record's text)."""
-    from bgrecord.source import Input
+    from bgrecord.formats.source import Input
 
     return Input.stdin() if name == STDIN else Input.named(name)

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgrecord.escapes import one_line
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
-from bgrecord.issues import count
+from bgrecord.escapes import one_line
+from bgrecord.formats.issues import count
 from bgrecord.outputs import distinct
 
 if TYPE_CHECKING:
-    from bgrecord.convert import Conversion
+    from bgrecord.writing.convert import Conversion
 
 _BY_SUFFIX = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".ogxm": "ogxm", ".ogxms": "ogxms"}
 
@@ -58,8 +58,8 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
     errors are reported either way. An input is never written over, an existing output only
     with --overwrite, and each output is written to a temporary file renamed into place.
     """
-    from bgrecord.convert import TARGETS, convert_pair, failed_conversion
     from bgrecord.outputs import OutputError, check_target
+    from bgrecord.writing.convert import TARGETS, convert_pair, failed_conversion
 
     found = gather(inputs)
     found.report()
@@ -123,8 +123,8 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
 
 def _write_stream(output: str, results: list[Conversion], inputs: tuple[str, ...], overwrite: bool, counts: dict[str, int]) -> None:
     """Every match converted, as one OGXM stream."""
-    from bgrecord.formats.ogxm_writer import write_stream
     from bgrecord.outputs import OutputError, check_target, write_output
+    from bgrecord.writing.ogxm import write_stream
 
     members = [member for result in results if result.status == "written" for member in result.members]
     try:

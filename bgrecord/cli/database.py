@@ -8,9 +8,9 @@ from typing import Any
 
 import click
 
-from bgrecord.escapes import one_line
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
-from bgrecord.issues import count
+from bgrecord.escapes import one_line
+from bgrecord.formats.issues import count
 
 
 @click.command()
@@ -36,11 +36,11 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     as a copy renamed into place: a run that fails leaves the database as it was. Schema:
     docs/stats.md.
     """
-    from bgrecord.archive import failed_rows, index_rows
-    from bgrecord.database import engine_of
-    from bgrecord.archive import index as update
     from bgrecord.extras import require
     from bgrecord.outputs import OutputError, check_target
+    from bgrecord.tables.archive import failed_rows, index_rows
+    from bgrecord.tables.archive import index as update
+    from bgrecord.tables.database import engine_of
 
     inputs = gather(paths)
     if STDIN in inputs.files:
@@ -126,8 +126,8 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
       bgrecord find archive.duckdb 4HPwATDgc/ABMA
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
     """
-    from bgrecord.archive import Wanted, occurrences
-    from bgrecord.archive import find as search
+    from bgrecord.tables.archive import Wanted, occurrences
+    from bgrecord.tables.archive import find as search
 
     try:
         wanted = Wanted.of(position, dice, cube, score)

@@ -11,10 +11,10 @@ from typing import IO, Any, Callable, Iterable, Iterator, TypeVar
 import click
 from click.core import ParameterSource
 
-from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
 from bgrecord.cli.analyzing import plies_option
+from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
 from bgrecord.escapes import one_line, shown
-from bgrecord.issues import Issue, Severity
+from bgrecord.formats.issues import Issue, Severity
 
 T = TypeVar("T")
 
@@ -70,7 +70,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     tally = _Tally()
     if interactive:
         from bgrecord.cli.streams import stdin_closed
-        from bgrecord.viewer import run
+        from bgrecord.show.viewer import run
 
         if stdin_closed():
             fail("standard input is closed: the viewer reads its keys there")
@@ -121,8 +121,8 @@ def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogid
     """Each step of the file, as ``said`` makes it (inside the file's barrier: whatever fails,
     in the replay or in the saying, is that file's ``internal`` issue); a file that cannot be
     read is said in a line, and the run goes on."""
-    from bgrecord.steps import step_records
-    from bgrecord.validate import guarded_steps
+    from bgrecord.replay.validate import guarded_steps
+    from bgrecord.show.steps import step_records
 
     def failed(issue: Issue) -> None:
         tally.append(issue)
@@ -138,8 +138,8 @@ def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogid
 
 def _held(name: str, records: Iterator[Any]) -> list[Any]:
     """The steps of a file held whole (the page, the viewer), no more than
-    :data:`~bgrecord.limits.MAX_SHOWN_STEPS`."""
-    from bgrecord.limits import MAX_SHOWN_STEPS
+    :data:`~bgrecord.formats.limits.MAX_SHOWN_STEPS`."""
+    from bgrecord.formats.limits import MAX_SHOWN_STEPS
 
     listed = list(itertools.islice(records, MAX_SHOWN_STEPS + 1))
     if len(listed) > MAX_SHOWN_STEPS:
@@ -149,8 +149,8 @@ def _held(name: str, records: Iterator[Any]) -> list[Any]:
 
 def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _Tally, annotate: Any) -> int:
     """The HTML page of one file; how many steps it shows."""
-    from bgrecord.htmlpage import page
-    from bgrecord.validate import guarded
+    from bgrecord.replay.validate import guarded
+    from bgrecord.show.htmlpage import page
 
     listed = _held(name, _records(name, game, rules, tally, False, lambda record: record, annotate))
     if tally.unread:
@@ -170,7 +170,7 @@ def _annotations(table: str | None, analyze: bool, files: list[str], plies: int,
     """What gives each step its analysis: a table read, or the files analysed here (None: no analysis)."""
     if not table and not analyze:
         return None
-    from bgrecord.analysis.annotate import Annotations, read_annotations
+    from bgrecord.show.annotate import Annotations, read_annotations
 
     if table:
         try:
@@ -213,6 +213,6 @@ def _said(record: Any, output: str, board: str, path: str) -> str:
     """A step as text (its lines) or as a JSON line."""
     if output == "jsonl":
         return json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + "\n"
-    from bgrecord.textreplay import text_lines
+    from bgrecord.show.textreplay import text_lines
 
     return "\n".join(text_lines(record, board)) + "\n"

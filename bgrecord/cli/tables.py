@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from bgrecord.escapes import one_line
 from bgrecord.cli.common import (
     each_file,
     fail,
@@ -18,8 +17,9 @@ from bgrecord.cli.common import (
     rules_option,
     scheduler_option,
 )
+from bgrecord.escapes import one_line
 from bgrecord.extras import require
-from bgrecord.issues import count
+from bgrecord.formats.issues import count
 
 
 @click.command()
@@ -50,12 +50,12 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     Rows are written file by file: memory stays flat however large the archive. Each table
     is written to a temporary file and renamed into place when complete.
     """
-    from bgrecord import stats as tables
-    from bgrecord.matchkeys import Duplicates
-    from bgrecord.export import DatasetWriter, TableWriter, needs, write_table
-    from bgrecord.export import table_format as format_of
     from bgrecord.outputs import OutputError, check_target, distinct
-    from bgrecord.validate import guarded
+    from bgrecord.replay.matchkeys import Duplicates
+    from bgrecord.replay.validate import guarded
+    from bgrecord.tables import stats as tables
+    from bgrecord.tables.export import DatasetWriter, TableWriter, needs, write_table
+    from bgrecord.tables.export import table_format as format_of
 
     if plot and not plot.lower().endswith((".html", ".png")):
         raise click.BadParameter("the plot is written as .html or .png", param_hint="--plot")
@@ -111,7 +111,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         for path, kind in named[1:]:
             write_table(getattr(summary, str(kind))(), path, format_of(path, table_format))
         if plot:
-            from bgrecord.plot import report
+            from bgrecord.tables.plot import report
 
             report(summary, plot)
     except (ImportError, OSError) as exc:
@@ -158,7 +158,7 @@ class _Batch:
         try:
             self.writer.write([row for _, rows in files for row in rows])
         except Exception:  # noqa: BLE001 - one file's rows do not write: find which, the others are written
-            from bgrecord.validate import guarded
+            from bgrecord.replay.validate import guarded
 
             for path, rows in files:
                 guarded(path, functools.partial(self.writer.write, rows), self.fail)

@@ -2,7 +2,7 @@
 its content (:func:`detect`: magic bytes first, then the shape of the text), never by its
 extension alone.
 
-Every reader takes an :class:`~bgrecord.source.Input` and yields ``(MatchRecord, GameRecord |
+Every reader takes an :class:`~bgrecord.formats.source.Input` and yields ``(MatchRecord, GameRecord |
 None)`` pairs as it reads: each game as soon as it is read, a match without games once with
 None. Readers never raise on content: what cannot be read is an issue at its place. What a
 reader does not check (the rules) the replay checks, whatever the format.
@@ -17,10 +17,10 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 from bgrecord.escapes import cut
 from bgrecord.extras import require
-from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_MATCHES, MAX_NAME, TooLarge
-from bgrecord.records import Comment, GameRecord, MatchRecord
-from bgrecord.source import Input, has_bom
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_MATCHES, MAX_NAME, TooLarge
+from bgrecord.formats.records import Comment, GameRecord, MatchRecord
+from bgrecord.formats.source import Input, has_bom
 
 Read = Callable[[Input], Iterator[tuple[MatchRecord, GameRecord | None]]]
 
@@ -132,7 +132,7 @@ def _binary_looking(text: str) -> bool:
 
 def unpacked(source: Input) -> tuple[Input, str] | None:
     """The content of a gzip or zstd compressed input (no more of it than
-    :data:`~bgrecord.limits.MAX_INPUT`), with a warning ("" when none: what follows the valid
+    :data:`~bgrecord.formats.limits.MAX_INPUT`), with a warning ("" when none: what follows the valid
     data is left with one); None when ``source`` is not compressed."""
     head = source.head(4)
     if head.startswith(b"\x1f\x8b"):
@@ -243,7 +243,7 @@ class CorruptInput(ValueError):
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
     """The games of ``source`` in whatever format it is (see :func:`detect`), held to the
-    limits of :mod:`bgrecord.limits`."""
+    limits of :mod:`bgrecord.formats.limits`."""
     warning = ""
     try:
         if source.too_large:
@@ -263,9 +263,9 @@ def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
 
 def bounded(source: Input, pairs: Iterator[tuple[MatchRecord, GameRecord | None]],
             warning: str = "") -> Iterator[tuple[MatchRecord, GameRecord | None]]:  # fmt: skip
-    """What a reader yields, held to the limits on objects (:mod:`bgrecord.limits`): each past
+    """What a reader yields, held to the limits on objects (:mod:`bgrecord.formats.limits`): each past
     one is an error where it stands, and what is beyond it is not read. A reader's
-    :class:`~bgrecord.limits.TooLarge` (a line, a game's text, a document's size) ends the
+    :class:`~bgrecord.formats.limits.TooLarge` (a line, a game's text, a document's size) ends the
     file with that error. ``warning``: said on the first match (what follows a compressed
     input's valid data)."""
     last: MatchRecord | None = None

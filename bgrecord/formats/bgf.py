@@ -23,11 +23,11 @@ from typing import Any, Iterator
 
 from bgrecord.escapes import cut, encodable, quoted
 from bgrecord.formats import each_game, refused
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.limits import MAX_ACTIONS, MAX_BINARY, MAX_ELEMENTS
+from bgrecord.formats.records import Action, Comment, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Tag
 from bgrecord.formats.smile import SmileError, decode
-from bgrecord.issues import Severity, format_issue
-from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Tag
-from bgrecord.limits import MAX_ACTIONS, MAX_BINARY, MAX_ELEMENTS
-from bgrecord.source import Input, InputTooLarge
+from bgrecord.formats.source import Input, InputTooLarge
 
 _ACTION_DIE = 7
 _CUBE_ACTIONS = {1: ("double", "Doubles"), 2: ("take", "Takes"), 3: ("drop", "Drops")}
@@ -44,7 +44,7 @@ _HEADER = 4096  # bytes of the header line: it holds four short fields
 
 def document(data: bytes) -> dict[str, Any]:
     """The match a .bgf file holds, as JSON values (held to the limits of a document:
-    :data:`~bgrecord.limits.MAX_ELEMENTS` values, nested no deeper than Python reads, numbers
+    :data:`~bgrecord.formats.limits.MAX_ELEMENTS` values, nested no deeper than Python reads, numbers
     of at most 4,300 digits)."""
     line_end = data.find(b"\n", 0, _HEADER + 1)
     if line_end < 0:

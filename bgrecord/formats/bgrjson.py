@@ -19,12 +19,23 @@ import json
 import re
 from typing import Any, Iterator
 
+from bgrecord.core.ids import XGID
+from bgrecord.core.position import BAR, Position
 from bgrecord.formats import each_game, refused
-from bgrecord.ids import XGID
-from bgrecord.issues import Severity, format_issue
-from bgrecord.position import BAR, Position
-from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
-from bgrecord.source import Input, InputTooLarge, decode
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.records import (
+    Action,
+    CubeAction,
+    GameRecord,
+    MatchRecord,
+    MoveToken,
+    Result,
+    Roll,
+    SetPosition,
+    Tag,
+    Unreadable,
+)
+from bgrecord.formats.source import Input, InputTooLarge, decode
 
 SCHEMA = 1
 _MOVE = re.compile(r"([0-9]{1,2})/([0-9]{1,2})(\*?)$")

@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.limits import MAX_LINES, TooLarge
 from bgrecord.formats.numbers import number
-from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_LINES, TooLarge
-from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Unreadable
-from bgrecord.source import Input, lines
+from bgrecord.formats.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Unreadable
+from bgrecord.formats.source import Input, lines
 
 _SCORE = re.compile(r"Score is ([0-9]{1,6})-([0-9]{1,6})(?: in (?:a ([0-9]{1,6}) point|an unlimited) match)?")
 _SIDES = re.compile(r"^[ \t]*(\S{1,64}) is X - (\S{1,64}) is O")

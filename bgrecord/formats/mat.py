@@ -19,13 +19,13 @@ from typing import Iterable, Iterator
 
 from lark import UnexpectedInput
 
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.limits import MAX_GAME_TEXT, MAX_HEADER_LINES, TooLarge
 from bgrecord.formats.mat_game import ROW_START, Chunk, read_game
 from bgrecord.formats.mat_grammar import parse
 from bgrecord.formats.numbers import number, too_large
-from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_GAME_TEXT, MAX_HEADER_LINES, TooLarge
-from bgrecord.records import GameRecord, MatchRecord, Tag
-from bgrecord.source import LINE_END, Input
+from bgrecord.formats.records import GameRecord, MatchRecord, Tag
+from bgrecord.formats.source import LINE_END, Input
 
 _GAME = r"[ \t]*game[ \t]+(?:#[ \t]*)?[0-9]+[^\n]*"
 # the grammar's MATCH_LENGTH: "7 point match", "7-point match", "Match of 7 points", "Match to 7"...
@@ -45,7 +45,7 @@ _MONEY = re.compile(r"(?i)^[;#\s]*(?:(?:money|unlimited)[ \t]+(?:session|game|pl
 
 class _Open:
     """The chunk being read: its kind, first line and text so far (no longer than
-    :data:`~bgrecord.limits.MAX_GAME_TEXT`: :class:`~bgrecord.limits.TooLarge` past it)."""
+    :data:`~bgrecord.formats.limits.MAX_GAME_TEXT`: :class:`~bgrecord.formats.limits.TooLarge` past it)."""
 
     __slots__ = ("kind", "line", "texts", "raws", "tentative", "size")
 
@@ -216,7 +216,7 @@ def parse_tag(line: str) -> tuple[str, str] | None:
 
 def read_header(match: MatchRecord, chunk: Chunk) -> None:
     """Tags, comments and the match length from the lines before the first game (the first
-    :data:`~bgrecord.limits.MAX_HEADER_LINES` of them: a header of prose is not a header)."""
+    :data:`~bgrecord.formats.limits.MAX_HEADER_LINES` of them: a header of prose is not a header)."""
     match.raw = chunk.raw
     if chunk.text.count("\n") > MAX_HEADER_LINES:
         cut = -1

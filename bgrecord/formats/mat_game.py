@@ -17,11 +17,21 @@ from typing import Any, NamedTuple
 from lark import Token, UnexpectedInput
 
 from bgrecord.escapes import quoted
-from bgrecord.formats.mat_grammar import RESIGN_WORDS, Line, Part, cell_meaning, describe_error, gives_up_notice, grammar, moves_of, parse
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.limits import MAX_ACTIONS, MAX_LINES, MAX_UNREADABLE
+from bgrecord.formats.mat_grammar import (
+    RESIGN_WORDS,
+    Line,
+    Part,
+    cell_meaning,
+    describe_error,
+    gives_up_notice,
+    grammar,
+    moves_of,
+    parse,
+)
 from bgrecord.formats.numbers import number, too_large
-from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_ACTIONS, MAX_LINES, MAX_UNREADABLE
-from bgrecord.records import (
+from bgrecord.formats.records import (
     LEFT,
     RIGHT,
     Action,
@@ -338,7 +348,7 @@ def _is_score(item: Any) -> bool:
 
 
 class _Enough(Exception):
-    """Too many places of a game did not read (:data:`~bgrecord.limits.MAX_UNREADABLE`): stop it."""
+    """Too many places of a game did not read (:data:`~bgrecord.formats.limits.MAX_UNREADABLE`): stop it."""
 
 
 def read_game(chunk: Chunk, index: int, path: str | None) -> GameRecord:

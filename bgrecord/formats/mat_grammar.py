@@ -16,9 +16,9 @@ from typing import Any, NamedTuple, Sequence
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from bgrecord.escapes import quoted
+from bgrecord.formats.grammars import grammar_text
 from bgrecord.formats.numbers import MAX_CUBE, number, too_large
-from bgrecord.grammars import grammar_text
-from bgrecord.records import MoveToken
+from bgrecord.formats.records import MoveToken
 
 _CUBES = {"DOUBLE": "double", "TAKE": "take", "DROP": "drop", "BEAVER": "beaver", "RACCOON": "raccoon"}
 _RESULTS = {"WINS": "win", "LOSSES": "loss", "RESIGN": "resign"}

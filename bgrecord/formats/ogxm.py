@@ -1,6 +1,6 @@
 """OGXM matches (``.ogxm``) and streams of them (``.ogxms``, often ``.ogxms.zst``): read
 through the ``ogxm`` package (the format's reference codec; bgrecord holds no copy of the
-format's rules). Writing is :mod:`bgrecord.formats.ogxm_writer`'s.
+format's rules). Writing is :mod:`bgrecord.writing.ogxm`'s.
 
 Reading: every member of a stream is a match; the codec gives its JSON projection, whose
 plies become the actions the replay checks. White is player 0 (the left column of a .mat
@@ -16,14 +16,25 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from bgrecord.core.position import BAR, CHECKERS, OFF, Position
 from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
 from bgrecord.formats import each_game
-from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_ACTIONS, MAX_MEMBER
-from bgrecord.position import BAR, CHECKERS, OFF, Position
-from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
-from bgrecord.source import Input
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.limits import MAX_ACTIONS, MAX_MEMBER
+from bgrecord.formats.records import (
+    Action,
+    CubeAction,
+    GameRecord,
+    MatchRecord,
+    MoveToken,
+    Result,
+    Roll,
+    SetPosition,
+    Tag,
+    Unreadable,
+)
+from bgrecord.formats.source import Input
 
 DICE_IDS = [(low, high) for low in range(1, 7) for high in range(low, 7)]  # action ids 0-20
 DOUBLE, TAKE, DROP, GAME_OVER, MATCH_OVER, FINAL, RESIGN_GAME, RESIGN_MATCH, FORFEIT, NULL, SET_POSITION = range(21, 32)

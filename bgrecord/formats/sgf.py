@@ -25,13 +25,24 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 from bgrecord.escapes import quoted
+from bgrecord.formats.grammars import grammar_text
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.limits import MAX_ACTIONS, MAX_DEPTH, MAX_GAME_TEXT, TooLarge
 from bgrecord.formats.mat_grammar import describe_error
 from bgrecord.formats.numbers import MAX_CUBE, number
-from bgrecord.grammars import grammar_text
-from bgrecord.issues import Severity, format_issue
-from bgrecord.limits import MAX_ACTIONS, MAX_DEPTH, MAX_GAME_TEXT, TooLarge
-from bgrecord.records import Action, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, SetPosition, Tag, Unreadable
-from bgrecord.source import LINE_END, Input
+from bgrecord.formats.records import (
+    Action,
+    CubeAction,
+    GameRecord,
+    MatchRecord,
+    MoveToken,
+    Result,
+    Roll,
+    SetPosition,
+    Tag,
+    Unreadable,
+)
+from bgrecord.formats.source import LINE_END, Input
 
 _SETUP = {"AE", "AW", "AB", "PL", "DI", "CV", "CP", "CO"}
 _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE", "CV"}
@@ -123,8 +134,8 @@ def trees(blocks: Iterable[tuple[str, str]]) -> Iterator[tuple[bool, str, int, i
     """The pieces of a collection given block by block, as written: (True, text, line,
     column) for each top-level game tree, (False, text, line, column) for what stands between
     them. A value may hold brackets and parentheses; one left open at the end of a block
-    waits for the next. A piece longer than :data:`~bgrecord.limits.MAX_GAME_TEXT`, or trees
-    nested deeper than :data:`~bgrecord.limits.MAX_DEPTH`, are :class:`~bgrecord.limits.TooLarge`."""
+    waits for the next. A piece longer than :data:`~bgrecord.formats.limits.MAX_GAME_TEXT`, or trees
+    nested deeper than :data:`~bgrecord.formats.limits.MAX_DEPTH`, are :class:`~bgrecord.formats.limits.TooLarge`."""
     depth = 0
     size = nodes = 0  # characters and nodes of the piece being gathered
     line, column = 1, 1  # where the text not yet consumed starts

@@ -6,7 +6,7 @@ and short ASCII and Unicode strings, long strings ended by 0xFC, zigzag variable
 integers, 32- and 64-bit floats in 7-bit groups, and 7-bit encoded binary. Big integers and
 big decimals are read as Python's ``int`` and ``float``. Bounded, and linear in the data's
 size: nesting, the number of values and the digits of a number are limited
-(:mod:`bgrecord.limits`), 7-bit binary is decoded group by group (never as one huge
+(:mod:`bgrecord.formats.limits`), 7-bit binary is decoded group by group (never as one huge
 integer), and any malformed byte raises :class:`SmileError` with its offset.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from bgrecord.limits import MAX_DEPTH, MAX_DIGITS, MAX_ELEMENTS
+from bgrecord.formats.limits import MAX_DEPTH, MAX_DIGITS, MAX_ELEMENTS
 
 _SHARED_LIMIT = 1024
 _INTEGER_BYTES = MAX_DIGITS * 10 // 24 + 1  # bytes of a big integer of MAX_DIGITS decimal digits

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from bgrecord.core.position import BAR, CHECKERS, OFF, Position
+from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.numbers import number
-from bgrecord.issues import Severity, format_issue
-from bgrecord.position import BAR, CHECKERS, OFF, Position
-from bgrecord.records import GameRecord, MatchRecord, SetPosition, Tag
-from bgrecord.source import Input
+from bgrecord.formats.records import GameRecord, MatchRecord, SetPosition, Tag
+from bgrecord.formats.source import Input
 
 FIELDS = 40
 

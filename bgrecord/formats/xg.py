@@ -21,12 +21,10 @@ import struct
 from datetime import datetime, timedelta
 from typing import Iterator
 
+from bgrecord.core.position import BAR, CHECKERS, OFF, Position
 from bgrecord.formats import refused
-from bgrecord.formats.rtf import rtf_text
-from bgrecord.formats.xg_archive import XgError, archive
-from bgrecord.issues import Severity, format_issue
-from bgrecord.position import BAR, CHECKERS, OFF, Position
-from bgrecord.records import (
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.records import (
     Action,
     Comment,
     CubeAction,
@@ -38,7 +36,9 @@ from bgrecord.records import (
     SetPosition,
     Tag,
 )
-from bgrecord.source import Input, InputTooLarge
+from bgrecord.formats.rtf import rtf_text
+from bgrecord.formats.source import Input, InputTooLarge
+from bgrecord.formats.xg_archive import XgError, archive
 
 RECORD = 2560
 MATCH, GAME, CUBE, MOVE, GAME_END, MATCH_END = range(6)

@@ -4,7 +4,7 @@ An "RGMH" header (8,232 bytes), a JPEG thumbnail, then a ZLib archive: the files
 registry of 532-byte file records, a 36-byte trailer at the very end; each file compressed
 with zlib and checked by its CRC-32, the whole archive by another. Some files hold no archive:
 the game file follows the header as one zlib stream. Inflating is bounded by
-:data:`~bgrecord.limits.MAX_BINARY`. (Facts from the layouts published by eXtreme Gammon's
+:data:`~bgrecord.formats.limits.MAX_BINARY`. (Facts from the layouts published by eXtreme Gammon's
 author and in xgdatatools; this is bgrecord's own code.) What it does not do: read the files
 (:mod:`bgrecord.formats.xg` reads the game file and the comments).
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-from bgrecord.limits import MAX_BINARY
+from bgrecord.formats.limits import MAX_BINARY
 
 _HEADER = 8232
 _TRAILER = 36

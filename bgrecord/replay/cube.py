@@ -10,9 +10,9 @@ accepted).
 from __future__ import annotations
 
 from bgrecord.escapes import quoted
+from bgrecord.formats.issues import Severity
 from bgrecord.formats.numbers import MAX_CUBE
-from bgrecord.issues import Severity
-from bgrecord.records import Action, CubeAction
+from bgrecord.formats.records import Action, CubeAction
 from bgrecord.replay.state import GameResult, Replaying
 
 

@@ -2,7 +2,7 @@
 
 Turns (a dance is a turn; a turn left out of the record is accepted only when the player on
 roll could play no roll at all: closed out), dice and plays (resolved from the notation by
-:mod:`bgrecord.resolve`), hit marks, set-ups, and the end of the game. The cube
+:mod:`bgrecord.replay.resolve`), hit marks, set-ups, and the end of the game. The cube
 (:mod:`bgrecord.replay.cube`) and the result lines (:mod:`bgrecord.replay.results`) are
 parts of it. What it does not know: the match around the game (the score and the Crawford
 game come from :mod:`bgrecord.replay.match`).
@@ -13,16 +13,16 @@ out of order), the rest of the game is not checked, and an info issue says so.
 
 from __future__ import annotations
 
+from bgrecord.core.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
 from bgrecord.escapes import quoted
-from bgrecord.issues import Issue, Severity
-from bgrecord.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
-from bgrecord.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.formats.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
 from bgrecord.replay.cube import Cube
+from bgrecord.replay.resolve import Resolution, marked_hits, resolve
 from bgrecord.replay.results import Claims, outcome_result
+from bgrecord.replay.rules import RuleSet
 from bgrecord.replay.setup import read_setup
 from bgrecord.replay.state import GameReplay, GameResult, Step
-from bgrecord.resolve import Resolution, marked_hits, resolve
-from bgrecord.rules import RuleSet
 
 ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 # what a cube action or result lost in a loose line (see Unreadable.loose) shows as at the next action

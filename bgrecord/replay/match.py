@@ -24,14 +24,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterator
 
-from bgrecord.issues import Issue, Severity
-from bgrecord.records import Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition
-from bgrecord.position import Variant
+from bgrecord.core.position import Variant
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.formats.records import Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition
 from bgrecord.replay.game import GameReplayer
 from bgrecord.replay.repeats import OpeningRuns, Repeats, opening_failure
+from bgrecord.replay.rules import RuleSet, rules_for
 from bgrecord.replay.state import GameReplay, GameResult
-from bgrecord.rules import RuleSet, rules_for
-from bgrecord.variants import named_variant
+from bgrecord.replay.variants import named_variant
 
 
 class MatchReplayer:

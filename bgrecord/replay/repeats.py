@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from itertools import islice
 
-from bgrecord.issues import Issue, Severity, count
-from bgrecord.records import Action, GameRecord, Roll
+from bgrecord.formats.issues import Issue, Severity, count
+from bgrecord.formats.records import Action, GameRecord, Roll
 from bgrecord.replay.state import GameReplay
 
 # checks whose verdict rests on where the text stands or on the match around it

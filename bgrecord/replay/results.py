@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bgrecord.core.position import Outcome
 from bgrecord.escapes import cut, quoted
-from bgrecord.issues import Severity, count
-from bgrecord.position import Outcome
-from bgrecord.records import CubeAction, Result, Roll
+from bgrecord.formats.issues import Severity, count
+from bgrecord.formats.records import CubeAction, Result, Roll
 from bgrecord.replay.cube import Cube
 from bgrecord.replay.state import KINDS, GameResult, Replaying
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from bgrecord.core.position import CHECKERS, Position
+from bgrecord.formats.records import SetPosition
 from bgrecord.formats.snowie import snowie_position
-from bgrecord.position import CHECKERS, Position
-from bgrecord.records import SetPosition
 
 # Possessive, a name starting where no capital stands before it, a value holding no "[": a
 # search through any set-up text stays linear (a point's value is letters: "a", "a:y").
@@ -27,7 +27,7 @@ def read_setup(action: SetPosition, current: Position | None) -> Position | None
             on_roll = action.on_roll if action.on_roll is not None else 1 - (action.player or 0)
             return snowie_position([field.strip() for field in action.setup.split(";")], on_roll)
         if action.kind == "xg":
-            from bgrecord.ids import xg_position
+            from bgrecord.core.ids import xg_position
 
             return xg_position(action.setup.split("/")[0], current.turn if current else 0)
         if action.kind == "board":  # a Position ID, from the side of the player on roll

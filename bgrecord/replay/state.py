@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bgrecord.issues import Issue, Severity
-from bgrecord.position import LegalPlay, Position
-from bgrecord.records import Action, GameRecord, MatchRecord, Roll
-from bgrecord.rules import RuleSet
+from bgrecord.core.position import LegalPlay, Position
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.formats.records import Action, GameRecord, MatchRecord, Roll
+from bgrecord.replay.rules import RuleSet
 
 KINDS = {1: "single game", 2: "gammon", 3: "backgammon"}
 

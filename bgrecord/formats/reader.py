@@ -1,0 +1,114 @@
+"""Read match files: ``read_match``, ``iter_matches`` and ``iter_games``; a record's text:
+``read_match_text``.
+
+Each takes a path (a ``str`` or ``PathLike``: ``read_match("typo.mat")`` raises
+``FileNotFoundError``), ``"-"`` for standard input, or bytes (a file's content), in any
+format bgrecord reads (recognised by content: :mod:`bgrecord.formats`). Text is read with
+``read_match_text`` (or ``Input.text``); a ``str`` holding a line break, which no file name
+does, is taken as text too. Never raises on content: what cannot be read becomes an
+:class:`Issue` and, inside a game, an ``Unreadable`` action at its place. Raises ``OSError``
+only when a path cannot be read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from bgrecord import formats
+from bgrecord.formats.issues import Severity, format_issue
+from bgrecord.formats.records import GameRecord, MatchRecord
+from bgrecord.formats.source import STDIN, Input, Source
+
+
+def iter_games(source: Source | Input, path: str | None = None) -> Iterator[tuple[MatchRecord, GameRecord | None]]:
+    """Each game as soon as it is read, with its match (whose ``games`` list stays empty):
+    memory holds one game at a time. A match without games comes once, with None."""
+    opened = Input.of(source, path)
+    produced = False
+    for match, game in formats.read(opened):
+        if game is None and not match.games:
+            _finish(match)
+        produced = True
+        yield match, game
+    if not produced:
+        yield _empty(opened), None
+
+
+def _empty(source: Input) -> MatchRecord:
+    match = MatchRecord(source.name, "mat", "utf-8")
+    what = "the file is empty" if source.size == 0 else "no match and no game in the file"
+    match.issues.append(format_issue(Severity.ERROR, "no-match", what, 1, 1).at(path=source.name))
+    return match
+
+
+def iter_matches(source: Source | Input, path: str | None = None) -> Iterator[MatchRecord]:
+    """Each match of the file, with its games and issues (paths filled in)."""
+    current: MatchRecord | None = None
+    for match, game in iter_games(source, path):
+        if match is not current:
+            if current is not None:
+                yield current
+            current = match
+        if game is not None:
+            match.games.append(game)
+    if current is not None:
+        yield current
+
+
+def _finish(match: MatchRecord) -> None:
+    """A match with no game: say why, once."""
+    if any(issue.severity is Severity.ERROR for issue in match.issues) or any(i.code == "no-games" for i in match.issues):
+        return
+    line = match.raw.count("\n") or 1
+    if match.length is None:
+        what = "the file is empty" if not match.raw.strip() else "no 'N point match' line and no game: not a match record"
+        found = format_issue(Severity.ERROR, "no-match", what, 1, 1)
+    else:
+        found = format_issue(Severity.WARNING, "no-games", "the match has no games", line, None)
+    match.issues.append(found.at(path=match.path))
+
+
+def read_match(source: Source | Input, path: str | None = None) -> MatchRecord:
+    """The first match of the file (most files hold one); see ``iter_matches`` for the rest.
+    When there are more, an info issue says so."""
+    matches = iter_matches(source, path)
+    first = next(matches)
+    rest = sum(1 for _ in matches)
+    if rest:
+        first.issues.append(
+            format_issue(Severity.INFO, "more-matches", f"the file holds {rest + 1} matches; read_match gives the first", None)
+            .at(path=first.path)
+        )
+    return first
+
+
+def read_match_text(text: str, name: str | None = None) -> MatchRecord:
+    """The first match of a record's text, as :func:`read_match` reads a file's (``name``:
+    the path its issues give, None for ``<text>``)."""
+    return read_match(Input.text(text, name))
+
+
+MATCH_SUFFIXES = formats.SUFFIXES
+
+
+def match_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The files named, and the match files below the folders named (by their endings:
+    :data:`MATCH_SUFFIXES`), sorted, each once. ``-`` stands for standard input."""
+    found: dict[Path, None] = {}
+    for name in paths:
+        path = Path(name)
+        if str(name) == STDIN:
+            found.setdefault(Path(STDIN), None)
+        elif path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.is_file() and _is_match_file(child):
+                    found.setdefault(child, None)
+        else:
+            found.setdefault(path, None)
+    return list(found)
+
+
+def _is_match_file(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith(MATCH_SUFFIXES) and not name.startswith(".")

@@ -1,0 +1,428 @@
+"""Where a record comes from, and its bytes as text: the first layer of the reader.
+
+An :class:`Input` is a path, standard input, bytes or text. Readers take its first bytes to
+recognise the format (``head``), all of its bytes when the format is binary (``read_bytes``,
+bounded), or its text block by block (``text_blocks``), so that a large file is never held
+in memory whole. Text is decoded by its byte-order mark (UTF-8, UTF-16, UTF-32), else as
+UTF-8, else cp1252, else latin-1, and the encoding used is said. Line endings (LF, CRLF, CR
+alone) are kept as written beside a copy with LF alone.
+
+What this layer does not know: backgammon, or which formats exist.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import re
+import stat
+import sys
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import IO, Any, BinaryIO, Iterator, Union
+
+from bgrecord.formats.limits import MAX_BINARY, MAX_INPUT, MAX_LINE, TooLarge
+
+Source = Union[str, bytes, "PathLike[str]"]
+
+RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")  # one line with its own ending
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+BLOCK = 4 << 20  # bytes read at a time: larger files are decoded and read block by block
+STDIN = "-"
+
+
+class InputTooLarge(OSError):
+    """A binary input beyond :data:`~bgrecord.formats.limits.MAX_BINARY`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    number: int  # 1-based
+    text: str  # without its ending
+    ending: str  # "\n", "\r\n", "\r" or "" (last line)
+
+    @property
+    def raw(self) -> str:
+        return self.text + self.ending
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A whole decoded text (for readers of small texts and for tests)."""
+
+    text: str
+    encoding: str
+    path: str | None
+
+
+class Input:
+    """One source of bytes, readable from the start as often as a reader needs.
+
+    Standard input, a pipe, a FIFO or a device is read once into a spooled temporary file
+    (memory up to 8 MB, then disk), so it can be read again like a file; no more than
+    :data:`~bgrecord.formats.limits.MAX_INPUT` bytes of it (:attr:`too_large` says when there was
+    more): an endless stream costs what a file at the limit costs. Standard input is read
+    when a reader first asks for it, so that a failure to read it is that input's."""
+
+    def __init__(self, name: str | None, *, path: Path | None = None, data: bytes | None = None,
+                 text: str | None = None) -> None:
+        self.name = name
+        self._path = path
+        self._data = data
+        self._text = text
+        self._spool: BinaryIO | None = None
+        self._pending: IO[Any] | None = None  # standard input, spooled when first read
+        self._unopened: str | None = None  # a named file, looked at when first read
+        self._cut = False  # the stream went on past MAX_INPUT
+        self._head: bytes | None = None
+
+    @classmethod
+    def of(cls, source: Source | Input, path: str | None = None) -> Input:
+        """An Input from a path (``PathLike``, or a ``str``), bytes (a file's content), or
+        ``"-"`` for standard input. A ``str`` holding a line break is no file's name: it is
+        taken as a record's text (as :meth:`text` takes it). Raises ``OSError`` for a path that
+        cannot be read (``FileNotFoundError`` when there is none)."""
+        if isinstance(source, Input):
+            return source
+        if isinstance(source, bytes):
+            return cls(path, data=source)
+        if isinstance(source, str):
+            if source == STDIN:
+                return cls.stdin(path)
+            if "\n" in source or "\r" in source:
+                return cls.text(source, path)
+        file = Path(source)
+        if file.is_dir():
+            raise IsADirectoryError(21, "is a folder", str(file))
+        mode = file.stat().st_mode  # raises OSError when missing or unreadable
+        if not stat.S_ISREG(mode):  # a pipe, a FIFO, /dev/stdin: read it once
+            with file.open("rb") as stream:
+                return cls.spooled(path or str(source), stream)
+        with file.open("rb"):  # fail now, with the OS's reason, if it cannot be opened
+            pass
+        return cls(path or str(source), path=file)
+
+    @classmethod
+    def text(cls, text: str, name: str | None = None) -> Input:
+        """A record's text, read as if it were a file's (``name``: its name in the issues)."""
+        return cls(name, text=text)
+
+    @classmethod
+    def named(cls, name: str) -> Input:
+        """The file ``name`` (never text, whatever the name holds), looked at when a reader
+        first asks for it: a failure to read it (missing, a folder, unreadable) is then
+        that input's ``OSError``. A pipe, a FIFO or a device is read once, as for :meth:`of`."""
+        made = cls(name)
+        made._unopened = name
+        return made
+
+    def _ready(self) -> None:
+        """Standard input spooled, or a named file looked at, now that a reader asks."""
+        if self._pending is not None:
+            self._spooled()
+        elif self._unopened is not None:
+            name, self._unopened = self._unopened, None
+            found = Input.of(Path(name), name)
+            self._path, self._spool, self._cut = found._path, found._spool, found._cut
+
+    @classmethod
+    def stdin(cls, name: str | None = None) -> Input:
+        """Standard input, read when first needed (see the class's docstring)."""
+        made = cls(name or "<stdin>")
+        made._pending = sys.stdin
+        return made
+
+    @classmethod
+    def spooled(cls, name: str, stream: BinaryIO, limit: int = MAX_INPUT) -> Input:
+        """What ``stream`` gives, read once into a spooled temporary file (memory up to 8 MB,
+        then disk), up to ``limit`` bytes (:attr:`too_large` when there was more)."""
+        made = cls(name)
+        made._spool, made._cut = _spool(stream, limit)
+        return made
+
+    def _spooled(self) -> None:
+        """Standard input, read now that a reader asks for it."""
+        pending, self._pending = self._pending, None
+        stream = getattr(pending, "buffer", None) if pending is not None else None
+        if stream is None:
+            raise OSError(9, "standard input is closed")
+        self._spool, self._cut = _spool(stream, MAX_INPUT)
+
+    @property
+    def too_large(self) -> bool:
+        """More than :data:`~bgrecord.formats.limits.MAX_INPUT` bytes (a stream is read up to it, no further)."""
+        self._ready()
+        if self._path is not None:
+            return self.size > MAX_INPUT
+        return self._cut
+
+    def open(self) -> BinaryIO:
+        """A binary stream from the first byte."""
+        self._ready()
+        if self._path is not None:
+            return _Bounded(self._path.open("rb"), self.name)  # type: ignore[return-value]
+        if self._spool is not None:
+            self._spool.seek(0)
+            return _Unclosed(self._spool)  # type: ignore[return-value]
+        if self._text is not None:
+            return io.BytesIO(self._text.encode("utf-8"))
+        return io.BytesIO(self._data or b"")
+
+    @property
+    def size(self) -> int:
+        self._ready()
+        if self._path is not None:
+            return self._path.stat().st_size
+        if self._spool is not None:
+            self._spool.seek(0, os.SEEK_END)
+            return self._spool.tell()
+        if self._text is not None:
+            return len(self._text)
+        return len(self._data or b"")
+
+    def head(self, size: int = 8192) -> bytes:
+        """The first bytes (for recognising the format)."""
+        if self._head is None or len(self._head) < size:
+            if self._text is not None:
+                self._head = self._text[:size].encode("utf-8")[:size]
+            else:
+                with self.open() as stream:
+                    self._head = stream.read(size)
+        return self._head[:size]
+
+    def read_bytes(self, limit: int = MAX_BINARY) -> bytes:
+        """Every byte, for a binary format; ``InputTooLarge`` beyond ``limit``."""
+        if self._data is not None and self._text is None:
+            data = self._data
+        else:
+            with self.open() as stream:
+                data = stream.read(limit + 1)
+        if len(data) > limit:
+            raise InputTooLarge(27, f"larger than {limit >> 20} MB", self.name)
+        return data
+
+    def decoded(self) -> Text:
+        """The whole text at once (small texts only: readers use ``text_blocks``)."""
+        encoding, blocks = self.text_blocks()
+        return Text("".join(raw for _, raw in blocks), encoding, self.name)
+
+    def text_blocks(self, block: int | None = None) -> tuple[str, Iterator[tuple[str, str]]]:
+        """The encoding, and the text as (text with LF line ends, text as written) blocks of
+        about ``block`` bytes (default ``BLOCK``), each ending at a line end except the last."""
+        block = block or BLOCK
+        if self._text is not None:
+            text = self._text.removeprefix("\ufeff")
+            return "utf-8", iter([(_lf(text), text)])
+        self._ready()
+        if self.size <= block:
+            with self.open() as stream:
+                text, encoding = decode(stream.read())
+            return encoding, iter([(_lf(text), text)])
+        encoding = self._encoding()
+        return encoding, self._blocks(encoding, block)
+
+    def _encoding(self) -> str:
+        """One pass over the bytes: the encoding of a text too large to decode at once."""
+        with self.open() as stream:
+            start = stream.read(4)
+            bom = _bom(start)
+            if bom:
+                return bom[0]
+            stream.seek(0)
+            utf8 = codecs.getincrementaldecoder("utf-8")()
+            strict: list[str] = ["utf-8", "cp1252"]
+            while block_bytes := stream.read(BLOCK):
+                for name in list(strict):
+                    try:
+                        if name == "utf-8":
+                            utf8.decode(block_bytes)
+                        else:
+                            block_bytes.decode(name)  # single-byte: blocks decode alone
+                    except UnicodeDecodeError:
+                        strict.remove(name)
+                if not strict:
+                    return "latin-1"
+            try:
+                utf8.decode(b"", final=True)
+            except UnicodeDecodeError:
+                strict = [name for name in strict if name != "utf-8"]
+            return strict[0] if strict else "latin-1"
+
+    def _blocks(self, encoding: str, block: int) -> Iterator[tuple[str, str]]:
+        """The text block by block; :class:`~bgrecord.formats.limits.TooLarge` for a line longer than
+        :data:`~bgrecord.formats.limits.MAX_LINE` (held whole, it would cost memory without bound)."""
+        codec = {"utf-8-sig": "utf-8-sig", "utf-16-le": "utf-16", "utf-16-be": "utf-16",
+                 "utf-32-le": "utf-32", "utf-32-be": "utf-32"}.get(encoding, encoding)
+        decoder = codecs.getincrementaldecoder(codec)(errors="replace")
+        carry = ""
+        lines = 0
+        with self.open() as stream:
+            while True:
+                data = stream.read(block)
+                text = carry + decoder.decode(data, final=not data)
+                if not data:
+                    if text:
+                        yield _lf(text), text
+                    return
+                cut = max(text.rfind("\n"), text.rfind("\r")) + 1
+                if cut and text[cut - 1] == "\r" and cut == len(text):
+                    cut -= 1  # a CR at the very end may be the first half of a CRLF
+                if cut <= 0:
+                    if len(text) > MAX_LINE:
+                        raise TooLarge(f"a line of more than {MAX_LINE:,} characters: not a match record", lines + 1)
+                    carry = text
+                    continue
+                carry = text[cut:]
+                piece = _lf(text[:cut])
+                lines += piece.count("\n")
+                yield piece, text[:cut]
+
+
+class _Unclosed(io.BufferedIOBase):
+    """The spool, lent to a reader that closes what it opens: closing it keeps the spool."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        super().__init__()
+        self._raw = raw
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._raw.read(-1 if size is None else size)
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+
+class _Bounded(io.BufferedIOBase):
+    """A file read no further than :data:`~bgrecord.formats.limits.MAX_INPUT` (one that grows as it is
+    read, as a log another program appends to, would be read without end): past it,
+    :class:`InputTooLarge`."""
+
+    def __init__(self, raw: BinaryIO, name: str | None) -> None:
+        super().__init__()
+        self._raw, self._name = raw, name
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is not None and size >= 0:
+            return self._read(size)
+        parts = []  # to the end, a block at a time (one read of the limit would hold that much memory at once)
+        while part := self._read(1 << 16):
+            parts.append(part)
+        return b"".join(parts)
+
+    def _read(self, size: int) -> bytes:
+        left = MAX_INPUT + 1 - self._raw.tell()
+        data = self._raw.read(min(size, left)) if left > 0 else b""
+        if left <= 0 or self._raw.tell() > MAX_INPUT:
+            raise InputTooLarge(27, f"more than {MAX_INPUT >> 20} MB (it grew as it was read)", self._name)
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._raw.tell()
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _spool(stream: IO[bytes], limit: int) -> tuple[BinaryIO, bool]:
+    """``stream`` read into a spooled temporary file, up to ``limit`` bytes; and whether there
+    was more. A temporary folder that cannot take it is said as such (not as the stream's
+    fault)."""
+    import tempfile  # standard input, devices and compressed inputs only
+
+    spool = tempfile.SpooledTemporaryFile(max_size=8 << 20)
+    total = 0
+    while block := stream.read(min(BLOCK, limit + 1 - total)):
+        total += len(block)
+        try:
+            spool.write(block[: max(0, limit - (total - len(block)))])
+        except OSError as exc:
+            spool.close()
+            raise OSError(exc.errno, f"the temporary folder ({tempfile.gettempdir()}) cannot hold it: {exc.strerror or exc}") from None
+        if total > limit:
+            break
+    spool.seek(0)
+    return spool, total > limit  # type: ignore[return-value]
+
+
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+)  # fmt: skip
+
+
+def _bom(data: bytes) -> tuple[str, int] | None:
+    """The encoding a byte-order mark names, and the mark's length."""
+    for mark, name in _BOMS:
+        if data.startswith(mark):
+            return name, len(mark)
+    return None
+
+
+def has_bom(data: bytes) -> str | None:
+    """The encoding named by ``data``'s byte-order mark, if it starts with one."""
+    found = _bom(data)
+    return found[0] if found else None
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """The text and the encoding that read it: by the byte-order mark, else UTF-8, else
+    cp1252, else latin-1 (which reads any bytes)."""
+    bom = _bom(data)
+    if bom is not None:
+        name, length = bom
+        codec = name.removesuffix("-sig")
+        try:
+            return data[length:].decode(codec), name
+        except UnicodeDecodeError:
+            if not name.startswith("utf-8"):
+                return data[length:].decode(codec, errors="replace"), name
+            data = data[length:]
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1"), "latin-1"
+
+
+def load(source: Source, path: str | None = None) -> Text:
+    """The whole text of a path, bytes or text (see :meth:`Input.of`)."""
+    return Input.of(source, path).decoded()
+
+
+def lines(text: str) -> Iterator[Line]:
+    """The lines of ``text``, lazily; a final empty line is not yielded."""
+    number = 0
+    for match in RAW_LINE.finditer(text):
+        raw = match.group()
+        if not raw:
+            break
+        number += 1
+        body = raw.rstrip("\r\n")
+        yield Line(number, body, raw[len(body) :])

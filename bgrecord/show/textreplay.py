@@ -1,0 +1,42 @@
+"""``bgrecord replay --format text``: each step in words, the issues that stand at it, and the
+board after it (GNU Backgammon's ASCII drawing with the cube as it stands, or the board in
+words for a screen reader)."""
+
+from __future__ import annotations
+
+from bgrecord.core.ids import MatchState
+from bgrecord.show.board import ascii_board
+from bgrecord.show.steps import StepRecord
+from bgrecord.show.words import board_words
+
+_SHOWN = ("move", "take", "drop", "setup", "beaver", "raccoon")  # the actions after which the board is drawn
+
+
+def heading(record: StepRecord) -> str:
+    """``Game 1, move 3`` (no move for a step without a row number)."""
+    return f"Game {record.game}" + (f", move {record.move}" if record.move else "")
+
+
+def ascii_after(record: StepRecord) -> str:
+    """The board after ``record`` as gnubg draws it, with the cube, score and length."""
+    assert record.after is not None
+    on_roll = record.after.turn
+    state = MatchState(cube=record.cube_after, cube_owner=record.cube_owner_after, player=on_roll, turn=on_roll,
+                       crawford=record.match_state.crawford, length=record.length, score=record.score)  # fmt: skip
+    return ascii_board(record.after, state, record.names)
+
+
+def text_lines(record: StepRecord, board: str = "ascii") -> list[str]:
+    """The lines ``replay --format text`` writes for ``record``; ``board``: ``ascii``, ``words`` or ``none``."""
+    lines = [f"{record.opening}."] if record.opening else []
+    lines.append(f"{heading(record)}: {record.words}.")
+    if record.analysis:
+        from bgrecord.show.annotate import analysis_words
+
+        lines.append(f" {analysis_words(record.analysis)}")
+    lines += [f" {issue}" for issue in record.issues]
+    if board != "none" and record.after is not None and record.action in _SHOWN:
+        lines.append(f" {board_words(record.after, record.names)}" if board == "words" else ascii_after(record).rstrip("\n"))
+    if record.closing:
+        lines.append(f"{record.closing}.")
+    return lines

@@ -1,0 +1,88 @@
+"""Files spread over a Dask distributed cluster (the ``dask`` extra), for archives beyond one
+machine: ``--scheduler tcp://host:8786`` (a scheduler and workers started with Dask's own
+``dask scheduler`` and ``dask worker`` commands, bgrecord installed on every worker) or
+``--scheduler local`` (a cluster of worker processes on this machine).
+
+Files go to the workers in batches; at most a few batches per worker are out at once, and
+results come back in file order as they arrive, so the client's memory stays flat and the
+output is the same as a one-process run. A batch whose worker is lost is run again on
+another (``retries``), not the run lost. The same batching (:func:`in_order`,
+:func:`run_batch`) serves the worker processes of ``--jobs``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable, Iterator
+
+from bgrecord.extras import require
+
+BATCH = 8  # files a task: small enough to spread, large enough that a task's cost is the work
+IN_FLIGHT = 3  # batches a worker at a time
+
+
+class ClusterError(Exception):
+    """The cluster cannot be reached or started."""
+
+
+def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, batch: int = BATCH,
+             retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
+    """The results of ``submit(batch)`` (a future of a list) for each batch of ``batch``
+    files, in file order, with at most ``window`` batches out at once: results never pile up
+    faster than they are used (``Executor.map`` submits everything at once). A batch whose
+    future fails (its worker died, a result that does not travel) is ``retry(batch, exc)``,
+    when given: one file's failure is not its batch's."""
+    pending: deque[tuple[list[Any], Any]] = deque()
+
+    def results(files: list[Any], future: Any) -> list[Any]:
+        try:
+            found: list[Any] = future.result()
+            return found
+        except Exception as exc:  # noqa: BLE001 - whatever the executor raises for a lost batch
+            if retry is None:
+                raise
+            return retry(files, exc)
+
+    for start in range(0, len(files), batch):
+        part = files[start : start + batch]
+        pending.append((part, submit(part)))
+        if len(pending) >= window:
+            yield from results(*pending.popleft())  # the oldest batch first
+    while pending:
+        yield from results(*pending.popleft())
+
+
+def run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
+    """On a worker (a process of a pool, or of a cluster): ``work`` on each file of a batch.
+    A file whose rows would not fit a worker's memory comes back ``oversized``
+    (:mod:`bgrecord.tables.spool`), for the caller to read."""
+    from bgrecord.tables.spool import in_worker
+
+    in_worker()
+    return [work(name, *arguments) for name in files]
+
+
+def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any, ...], address: str,
+                workers: int = 2, batch: int = BATCH,
+                retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
+    """``work(file, *arguments)`` for every file on the cluster at ``address`` (``local``: a
+    cluster of ``workers`` processes started here), yielded in file order, ``batch`` files a task."""
+    distributed = require("distributed")
+    cluster = None
+    try:
+        if address == "local":
+            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = distributed.Client(cluster)
+        else:
+            client = distributed.Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
+    try:
+        slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
+        yield from in_order(lambda part: client.submit(run_batch, work, part, arguments, retries=2, pure=False), files, slots, batch, retry)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,389 @@
+"""Statistics: per-game, per-player, per-match and dice tables, as pandas DataFrames.
+
+Every figure comes from the replay (the file's ``Wins`` lines are kept apart, as
+``recorded_points``). Games the replay found defective stay in the tables, with
+``valid=False`` and their issue counts. The columns are documented in ``docs/stats.md``.
+
+``game_rows(path)`` gives the rows of one file; :class:`Tables` sums rows up into the
+player, match and dice tables as they come, so an archive is summed in flat memory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+import pandas as pd
+
+from bgrecord.escapes import encodable
+from bgrecord.extras import require
+from bgrecord.formats.issues import Issue, Severity
+from bgrecord.formats.reader import match_files
+from bgrecord.formats.records import MatchRecord, Result
+from bgrecord.formats.source import Input
+from bgrecord.replay import GameReplay
+from bgrecord.replay.matchkeys import Duplicates, MatchKeys, content_key
+from bgrecord.replay.validate import guarded, internal_issue, replayed
+from bgrecord.tables.spool import Oversized, Spool
+from bgrecord.writing.writers import mat_rows
+
+RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
+ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]
+
+GAME_COLUMNS: dict[str, str] = {
+    "file": "string", "file_key": "string", "match_key": "string", "duplicate_of": "string", "match": "Int64",
+    "game": "Int64", "match_length": "Int64",
+    "variant": "string", "player0": "string", "player1": "string", "score0": "Int64", "score1": "Int64",
+    "crawford": "boolean", "post_crawford": "boolean", "first_roller": "Int64", "opening_roll": "string",
+    "winner": "Int64", "winner_name": "string", "points": "Int64", "recorded_points": "Int64", "result": "string",
+    "ended_by": "string", "cube": "Int64", "cube_owner": "Int64", "doubles": "Int64", "takes": "Int64",
+    "drops": "Int64", "beavers": "Int64", "raccoons": "Int64", "first_double_move": "Int64", "turns0": "Int64",
+    "turns1": "Int64", "dances0": "Int64", "dances1": "Int64", "hits0": "Int64", "hits1": "Int64",
+    "pips_lost": "Int64", "loser_off": "Int64", "valid": "boolean", "errors": "Int64", "warnings": "Int64",
+    "doubles0": "Int64", "doubles1": "Int64", "takes0": "Int64", "takes1": "Int64", "drops0": "Int64",
+    "drops1": "Int64", "beavers0": "Int64", "beavers1": "Int64", "doubles_rolled0": "Int64",
+    "doubles_rolled1": "Int64", "dice0": "string", "dice1": "string",
+}  # fmt: skip
+
+
+def game_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
+              file_key: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows of every game of the file at ``path``, in order (the file is read and
+    replayed game by game). ``duplicate_of`` is for :class:`Duplicates` to fill, across files.
+    ``each(match_number, match, replayed_game)`` sees every game as it is replayed;
+    ``file_key``: the file's :func:`content_key`, when the caller has it already."""
+    return [row for rows in match_rows(path, rules, each, file_key) for row in rows]
+
+
+def match_rows(path: str | Path | Input, rules: str | None = None, each: Callable[[int, MatchRecord, GameReplay], None] | None = None,
+               file_key: str | None = None, notes: list[Issue] | None = None) -> Iterator[list[dict[str, Any]]]:  # fmt: skip
+    """:func:`game_rows`, a match at a time (a match's rows come when it ends: its
+    ``match_key`` is then known); the issues of the file's matches (not of their games) put
+    in ``notes``."""
+    source = path if isinstance(path, Input) else Input.of(Path(path))
+    name = encodable(source.name or "<stdin>")  # a name of bytes no encoding reads is still written in a table
+    file_key = file_key if file_key is not None else content_key(source)
+    rows: list[dict[str, Any]] = []
+    number = 0
+    current = None
+    keys = MatchKeys()
+    for match, game, out in replayed(source, rules, steps=True):
+        if match is not current:
+            current, number = match, number + 1
+        if out is not None:
+            reader = Counter((game.index if game else None, i.severity) for i in out.game.issues)
+            keys.add(number, match.length, out)
+            if each is not None:
+                each(number, match, out)
+            rows.append(_row(name, file_key, number, match.length, match.variant, out, reader))
+        elif game is None:  # the match ends
+            if notes is not None:
+                notes.extend(match.issues)
+            for row in rows:
+                row["match_key"] = keys.key(number)
+            yield rows
+            rows = []
+    if rows:
+        yield rows
+
+
+@dataclass(slots=True)
+class FileRows:
+    """The rows of a file (in a :class:`~bgrecord.tables.spool.Spool`: read them once, chunk by
+    chunk), or why there are none: ``problem`` says why; ``empty`` when the file was read and
+    holds no game (not a match record, an empty match...), else it could not be read (I/O),
+    or bgrecord failed on it (``internal``). ``oversized``: read in a worker process, the file
+    had too many rows to send back (the caller reads it itself)."""
+
+    path: str
+    rows: Spool[dict[str, Any]]
+    problem: str | None = None
+    internal: bool = False
+    file_key: str = ""  # the file's content_key ("" when it could not be read)
+    oversized: bool = False
+    empty: bool = False
+
+
+def file_rows(path: str | Path | Input, rules: str | None = None,
+              each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
+    """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.tables.spool.Spool`, with a
+    failure on one file reported, never raised, and a file that gives no rows said why."""
+    name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
+
+    def rows_of(source: Input, key: str) -> FileRows:
+        spool: Spool[dict[str, Any]] = Spool()
+        notes: list[Issue] = []
+        try:
+            for rows in match_rows(source, rules, each, key, notes):
+                spool.extend(rows)
+        except Oversized:
+            return FileRows(name, Spool(), file_key=key, oversized=True)
+        empty = not len(spool)
+        return FileRows(name, spool, no_games(notes) if empty else None, file_key=key, empty=empty)
+
+    try:
+        source = path if isinstance(path, Input) else Input.of(Path(path))
+        key = content_key(source)
+        return guarded(name, lambda: rows_of(source, key), lambda issue: FileRows(name, Spool(), issue.message, internal=True, file_key=key))
+    except OSError as exc:
+        return FileRows(name, Spool(), f"cannot read: {exc.strerror or exc}")
+
+
+def failed_rows(file: Any, exc: BaseException) -> FileRows:
+    """What :func:`file_rows` gives for a file whose work failed outside it (a worker that died)."""
+    name = getattr(file, "name", None) or str(file)
+    return FileRows(name, Spool(), internal_issue(name, exc).message, internal=True)
+
+
+def no_games(notes: list[Issue]) -> str:
+    """Why a file gave no games, from its matches' issues: the first error, else the first
+    warning, else that it holds none."""
+    for severity in (Severity.ERROR, Severity.WARNING):
+        found = next((issue for issue in notes if issue.severity is severity), None)
+        if found is not None:
+            return f"no games: {found.message}"
+    return "no games in the file"
+
+
+def _row(path: str, key: str, number: int, length: int | None, variant: str, g: GameReplay, reader: Counter[Any]) -> dict[str, Any]:
+    game = g.game
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    dice: list[list[str]] = [[], []]
+    first_roller = opening = first_double = None
+    final = None
+    cube_before = ""  # the kind of the step before
+    for step, mat_row in zip(g.steps, mat_rows(g.steps)):
+        player = step.player
+        if step.after is not None:
+            final = step.after
+        if player is None:
+            continue
+        if step.kind == "move" and step.dice is not None:
+            roll = f"{max(step.dice)}{min(step.dice)}"
+            if first_roller is None:
+                first_roller, opening = player, roll
+            else:
+                dice[player].append(roll)
+                per["doubles_rolled"][player] += step.dice[0] == step.dice[1]
+            per["turns"][player] += 1
+            if step.play is not None:
+                per["dances"][player] += not step.play.play.moves
+                per["hits"][player] += sum(step.play.hits)
+        elif step.kind in ("double", "take", "drop", "beaver", "raccoon"):
+            if step.kind == "take" and cube_before in ("beaver", "raccoon"):
+                continue  # a beaver's acceptance, which a .mat leaves to the doubler's roll and SGF writes out
+            per[step.kind + "s"][player] += 1
+            if step.kind == "double" and first_double is None:
+                first_double = mat_row
+        cube_before = step.kind
+    issues = Counter(i.severity for i in g.issues)
+    errors = issues[Severity.ERROR] + reader[(game.index, Severity.ERROR)]
+    warnings = issues[Severity.WARNING] + reader[(game.index, Severity.WARNING)]
+    result = g.result
+    winner = result.winner if result else None
+    loser_side = final.sides[1 - winner] if final is not None and winner is not None else None
+    recorded = next((a.points for a in game.actions if isinstance(a, Result) and a.kind == "win"), None)
+    row: dict[str, Any] = {
+        "file": path, "file_key": key, "match_key": None, "duplicate_of": None, "match": number, "game": game.index, "match_length": length, "variant": variant,
+        "player0": game.names[0], "player1": game.names[1], "score0": g.score[0], "score1": g.score[1],
+        "crawford": g.crawford, "post_crawford": g.post_crawford, "first_roller": first_roller, "opening_roll": opening,
+        "winner": winner, "winner_name": game.names[winner] if winner is not None else None,
+        "points": result.points if result else None, "recorded_points": recorded,
+        "result": RESULTS[result.kind] if result else None, "ended_by": result.ended_by if result else "unfinished",
+        "cube": g.cube, "cube_owner": g.cube_owner, "doubles": sum(per["doubles"]), "takes": sum(per["takes"]),
+        "drops": sum(per["drops"]), "beavers": sum(per["beavers"]), "raccoons": sum(per["raccoons"]),
+        "first_double_move": first_double, "pips_lost": None, "loser_off": None,
+        "valid": errors == 0 and g.checked, "errors": errors, "warnings": warnings,
+        "dice0": " ".join(dice[0]), "dice1": " ".join(dice[1]),
+    }  # fmt: skip
+    if loser_side is not None:
+        row["pips_lost"] = sum(i * n for i, n in enumerate(loser_side))
+        row["loser_off"] = loser_side[0]
+    for name in ("turns", "dances", "hits", "doubles", "takes", "drops", "beavers", "doubles_rolled"):
+        row[f"{name}0"], row[f"{name}1"] = per[name]
+    return row
+
+
+def frame(rows: Iterable[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
+    """Rows to a DataFrame with the documented columns and types."""
+    data = pd.DataFrame(list(rows), columns=list(columns))
+    return data.astype(columns)
+
+
+def iter_rows(paths: Iterable[str | Path], rules: str | None = None, dedupe: bool = False) -> Iterator[dict[str, Any]]:
+    """The games rows of the files, with ``duplicate_of`` marked; ``dedupe`` leaves the
+    duplicates out."""
+    duplicates = Duplicates()
+    for path in match_files(paths):
+        for row in duplicates.mark(game_rows(path, rules)):
+            if not (dedupe and row["duplicate_of"]):
+                yield row
+
+
+def games(paths: Iterable[str | Path] | str | Path, rules: str | None = None, dedupe: bool = False) -> pd.DataFrame:
+    """The games table of the files and folders ``paths`` (``dedupe``: each match once)."""
+    return frame(iter_rows(_paths(paths), rules, dedupe), GAME_COLUMNS)
+
+
+def _paths(paths: Iterable[str | Path] | str | Path) -> list[str | Path]:
+    return [paths] if isinstance(paths, (str, Path)) else list(paths)
+
+
+def _rows_of(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> Iterable[dict[str, Any]]:
+    if isinstance(source, pd.DataFrame):
+        return ({str(k): v for k, v in row.items()} for row in source.astype(object).where(source.notna(), None).to_dict("records"))
+    return iter_rows(_paths(source))
+
+
+def _summed(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> Tables:
+    tables = Tables()
+    tables.add(_rows_of(source))
+    return tables
+
+
+def players(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
+    """The players table, from paths or from a games table."""
+    return _summed(source).players()
+
+
+def matches(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
+    """The matches table, from paths or from a games table."""
+    return _summed(source).matches()
+
+
+def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame, tests: bool = True) -> pd.DataFrame:
+    """The dice table, from paths or from a games table; ``tests``: with its chi-square tests
+    (scipy: ``bgrecord[dice]``), else those columns are empty."""
+    return _summed(source).dice(tests)
+
+
+_PLAYER_SUMS = ["games", "invalid_games", "wins", "points_won", "points_lost", "gammons_won", "backgammons_won",
+                "gammons_lost", "backgammons_lost", "doubles", "takes", "drops", "beavers", "cube_total", "dances",
+                "hits", "doubles_rolled"]  # fmt: skip
+
+PLAYER_COLUMNS: dict[str, str] = {
+    "player": "string", **{name: "Int64" for name in _PLAYER_SUMS if name != "cube_total"}, "win_rate": "Float64",
+    "gammon_rate": "Float64", "gammon_loss_rate": "Float64", "take_rate": "Float64", "drop_rate": "Float64",
+    "average_cube": "Float64",
+}  # fmt: skip
+
+MATCH_COLUMNS: dict[str, str] = {
+    "file": "string", "match_key": "string", "duplicate_of": "string", "match": "Int64", "player0": "string", "player1": "string",
+    "match_length": "Int64", "final_score0": "Int64", "final_score1": "Int64", "winner": "string", "games": "Int64",
+    "crawford_game": "Int64", "valid": "boolean",
+}  # fmt: skip
+
+DICE_COLUMNS: dict[str, str] = {
+    "player": "string", "rolls": "Int64", **{f"face{face}": "Int64" for face in range(1, 7)},
+    **{f"roll{roll}": "Int64" for roll in ROLLS}, "doubles": "Int64", "doubles_rate": "Float64",
+    "chi2_faces": "Float64", "p_faces": "Float64", "chi2_doubles": "Float64", "p_doubles": "Float64",
+}  # fmt: skip
+
+
+@dataclass
+class Tables:
+    """Sums games rows up, one at a time, into the player, match and dice tables."""
+
+    people: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    rolls: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    match_rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    cubes: Counter[int] = field(default_factory=Counter)  # games by final cube value
+
+    def add(self, rows: Iterable[dict[str, Any]]) -> None:
+        for row in rows:
+            self.add_row(row)
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        winner, result = row["winner"], row["result"]
+        self.cubes[row["cube"] or 1] += 1
+        for side in (0, 1):
+            name = row[f"player{side}"] or f"(no name, {'left' if side == 0 else 'right'})"
+            person = self.people[name]
+            person["games"] += 1
+            person["invalid_games"] += not row["valid"]
+            for counter in ("doubles", "takes", "drops", "beavers", "dances", "hits", "doubles_rolled"):
+                person[counter] += row[f"{counter}{side}"] or 0
+            person["cube_total"] += row["cube"] or 1
+            if winner is not None:
+                won = winner == side
+                person["decided"] += 1
+                person["wins"] += won
+                person["points_won" if won else "points_lost"] += row["points"] or 0
+                if result in ("gammon", "backgammon"):
+                    person[f"{result}s_{'won' if won else 'lost'}"] += 1
+            for roll in (row[f"dice{side}"] or "").split():
+                self.rolls[name][roll] += 1
+                self.rolls[""][roll] += 1
+        self._match(row)
+
+    def _match(self, row: dict[str, Any]) -> None:
+        key = (row["file"], row["match"])
+        match = self.match_rows.setdefault(key, {
+            "file": row["file"], "match_key": row["match_key"], "duplicate_of": row["duplicate_of"], "match": row["match"], "player0": row["player0"],
+            "player1": row["player1"], "match_length": row["match_length"], "games": 0, "crawford_game": None,
+            "valid": True, "scores": {},
+        })  # fmt: skip
+        match["games"] += 1
+        match["valid"] = match["valid"] and bool(row["valid"])
+        if row["crawford"] and match["crawford_game"] is None:
+            match["crawford_game"] = row["game"]
+        scores = {row["player0"]: row["score0"] or 0, row["player1"]: row["score1"] or 0}
+        if row["winner"] is not None and row["points"] is not None:
+            scores[row[f"player{row['winner']}"]] += row["points"]
+        match["scores"] = scores
+
+    def players(self) -> pd.DataFrame:
+        rows = []
+        for name in sorted(self.people):
+            p = self.people[name]
+            lost = p["decided"] - p["wins"]
+            answered = p["takes"] + p["drops"]
+            rows.append({
+                "player": name, **{k: p[k] for k in _PLAYER_SUMS if k != "cube_total"},
+                "win_rate": p["wins"] / p["games"] if p["games"] else None,
+                "gammon_rate": (p["gammons_won"] + p["backgammons_won"]) / p["wins"] if p["wins"] else None,
+                "gammon_loss_rate": (p["gammons_lost"] + p["backgammons_lost"]) / lost if lost else None,
+                "take_rate": p["takes"] / answered if answered else None,
+                "drop_rate": p["drops"] / answered if answered else None,
+                "average_cube": p["cube_total"] / p["games"] if p["games"] else None,
+            })  # fmt: skip
+        return frame(rows, PLAYER_COLUMNS)
+
+    def matches(self) -> pd.DataFrame:
+        rows = []
+        for key in sorted(self.match_rows):
+            match = dict(self.match_rows[key])
+            scores = match.pop("scores")
+            match["final_score0"] = scores.get(match["player0"], 0)
+            match["final_score1"] = scores.get(match["player1"], 0)
+            length = match["match_length"]
+            match["winner"] = next((name for name, score in scores.items() if length and score >= length), None)
+            rows.append(match)
+        return frame(rows, MATCH_COLUMNS)
+
+    def dice(self, tests: bool = True) -> pd.DataFrame:
+        """The dice table; ``tests``: with its chi-square tests (scipy: ``bgrecord[dice]``),
+        else those four columns are empty."""
+        chisquare = require("scipy.stats").chisquare if tests else None
+        rows = []
+        for name in sorted(self.rolls, key=lambda n: (n == "", n)):
+            counts = self.rolls[name]
+            total = sum(counts.values())
+            faces = Counter[int]()
+            for roll, n in counts.items():
+                faces[int(roll[0])] += n
+                faces[int(roll[1])] += n
+            doubles = sum(n for roll, n in counts.items() if roll[0] == roll[1])
+            row: dict[str, Any] = {"player": name or "all", "rolls": total, "doubles": doubles}
+            row.update({f"face{face}": faces[face] for face in range(1, 7)})
+            row.update({f"roll{roll}": counts[roll] for roll in ROLLS})
+            row["doubles_rate"] = doubles / total if total else None
+            if total and chisquare is not None:
+                face_test = chisquare([faces[f] for f in range(1, 7)])
+                double_test = chisquare([doubles, total - doubles], [total / 6, total * 5 / 6])
+                row.update(chi2_faces=float(face_test.statistic), p_faces=float(face_test.pvalue),
+                           chi2_doubles=float(double_test.statistic), p_doubles=float(double_test.pvalue))
+            rows.append(row)
+        return frame(rows, DICE_COLUMNS)
