@@ -281,8 +281,8 @@ class Input:
                 yield piece, text[:cut]
 
 
-class _Unclosed(io.BufferedIOBase):
-    """The spool, lent to a reader that closes what it opens: closing it keeps the spool."""
+class _Wrapped(io.BufferedIOBase):
+    """A binary stream read through another (``raw``), which it leaves open when closed."""
 
     def __init__(self, raw: BinaryIO) -> None:
         super().__init__()
@@ -304,14 +304,18 @@ class _Unclosed(io.BufferedIOBase):
         return self._raw.tell()
 
 
-class _Bounded(io.BufferedIOBase):
+class _Unclosed(_Wrapped):
+    """The spool, lent to a reader that closes what it opens: closing it keeps the spool."""
+
+
+class _Bounded(_Wrapped):
     """A file read no further than :data:`~bgrecord.formats.limits.MAX_INPUT` (one that grows as it is
     read, as a log another program appends to, would be read without end): past it,
     :class:`InputTooLarge`."""
 
     def __init__(self, raw: BinaryIO, name: str | None) -> None:
-        super().__init__()
-        self._raw, self._name = raw, name
+        super().__init__(raw)
+        self._name = name
 
     def read(self, size: int | None = -1) -> bytes:
         if size is not None and size >= 0:
@@ -327,18 +331,6 @@ class _Bounded(io.BufferedIOBase):
         if left <= 0 or self._raw.tell() > MAX_INPUT:
             raise InputTooLarge(27, f"more than {MAX_INPUT >> 20} MB (it grew as it was read)", self._name)
         return data
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        return self._raw.seek(offset, whence)
-
-    def tell(self) -> int:
-        return self._raw.tell()
 
     def close(self) -> None:
         self._raw.close()

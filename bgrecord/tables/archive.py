@@ -279,27 +279,27 @@ FOUND_COLUMNS = ("file", "line", "unit", "match", "game", "move", "action", "pla
 def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dict[str, Any]]:
     """Every occurrence of the position in the index at ``path``: where (file, line and what
     it counts, match, game, move) and what was done from it (action, play), in file order."""
-    database = _opened(path)
-    try:
-        condition, values = wanted.where()
-        columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
-        bound = f" LIMIT {int(limit)}" if limit else ""
-        sql = f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}"
-        return list(database.rows(sql, FOUND_COLUMNS, values))
-    except Exception as exc:
-        if is_engine_error(exc):
-            raise engine_failure(path, exc) from None
-        raise
-    finally:
-        database.close()
+    condition, values = wanted.where()
+    columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
+    bound = f" LIMIT {int(limit)}" if limit else ""
+    with _searched(path) as database:
+        return list(database.rows(f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}", FOUND_COLUMNS, values))
 
 
 def occurrences(path: str | Path, wanted: Wanted) -> int:
     """How many times the position occurs in the index at ``path``."""
+    condition, values = wanted.where()
+    with _searched(path) as database:
+        return int(database.query(f"SELECT count(*) FROM positions WHERE {condition}", values)[0][0])
+
+
+@contextlib.contextmanager
+def _searched(path: str | Path) -> Iterator[Database]:
+    """The index at ``path`` opened to be searched (:func:`_opened`); an engine's error while
+    searching is a :class:`~bgrecord.tables.storage.DatabaseError` naming the file."""
     database = _opened(path)
     try:
-        condition, values = wanted.where()
-        return int(database.query(f"SELECT count(*) FROM positions WHERE {condition}", values)[0][0])
+        yield database
     except Exception as exc:
         if is_engine_error(exc):
             raise engine_failure(path, exc) from None
