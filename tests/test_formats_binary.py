@@ -13,7 +13,7 @@ import pytest
 from conftest import CORPUS
 
 from bgrecord import iter_matches, read_match
-from bgrecord.formats import FORMATS, Refusal, detect
+from bgrecord.formats.detect import FORMATS, Refusal, detect
 from bgrecord.formats.issues import Severity
 from bgrecord.formats.smile import SmileError, decode
 from bgrecord.formats.source import Input

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 import hostile
 from hostile import mutant
 from bgrecord.cli import main
-from bgrecord.formats import SUFFIXES
+from bgrecord.formats.detect import SUFFIXES
 from conftest import CORPUS
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

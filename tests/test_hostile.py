@@ -89,17 +89,17 @@ def test_a_file_opened_while_standard_output_is_closed_never_takes_its_place(tmp
 @pytest.fixture
 def boom(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     """Three files; reading ``boom.mat`` raises the exception of the test's parameter."""
-    from bgrecord import formats
+    from bgrecord.formats import detect
 
     exception = request.param
-    original = formats.bounded
+    original = detect.bounded
 
     def bounded(source: Any, pairs: Any, warning: str = "") -> Any:
         if (source.name or "").endswith("boom.mat"):
             raise exception("injected")
         return original(source, pairs, warning)
 
-    monkeypatch.setattr(formats, "bounded", bounded)
+    monkeypatch.setattr(detect, "bounded", bounded)
     for name in ("a.mat", "boom.mat", "c.mat"):
         (tmp_path / "in").mkdir(exist_ok=True)
         (tmp_path / "in" / name).write_bytes(CLEAN.read_bytes())
@@ -244,8 +244,8 @@ def test_each_decoder_takes_twice_the_time_for_twice_the_input_not_four_times(na
 # How a pattern is used, where it is not searched through any text: it is held to linear time
 # in that use. Every other pattern is searched (finditer) through runs of its own characters.
 USED = {
-    "bgrecord.formats._BGF": "match",  # the first bytes of a file, from the start
-    "bgrecord.formats._SNOWIE": "match",
+    "bgrecord.formats.detect._BGF": "match",  # the first bytes of a file, from the start
+    "bgrecord.formats.detect._SNOWIE": "match",
     "bgrecord.formats.sgf._TREE_TOKENS": "match",  # at one place at a time, never searched
     "bgrecord.formats.sgf._VALUE": "closed",  # within a property the grammar matched: every "[" has its "]"
     "mat row": "fullmatch",  # a line at a time

@@ -22,7 +22,7 @@ import zlib
 from typing import Any, Iterator
 
 from bgrecord.escapes import cut, encodable, quoted
-from bgrecord.formats import each_game, refused
+from bgrecord.formats.detect import each_game, refused
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_BINARY, MAX_ELEMENTS
 from bgrecord.formats.records import Action, Comment, CubeAction, GameRecord, MatchRecord, MoveToken, Result, Roll, Tag

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from bgrecord.core.ids import XGID
 from bgrecord.core.position import BAR, Position
-from bgrecord.formats import each_game, refused
+from bgrecord.formats.detect import each_game, refused
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.records import (
     Action,

@@ -5,7 +5,7 @@ actions in a game, a name of 27 characters, 1.4 MB).
 
 Bytes are limited where they are read (:mod:`bgrecord.formats.source`, the binary readers); objects
 (games, actions, names, comments) where every reader's records pass
-(:func:`bgrecord.formats.read`); each reader also bounds what it builds before that (a game's
+(:func:`bgrecord.formats.detect.read`); each reader also bounds what it builds before that (a game's
 text, a document's values, its nesting, the digits of its numbers).
 """
 

@@ -269,7 +269,7 @@ class GameBuilder:
 
     def enough(self) -> None:
         """Stop reading the game once it holds more actions than any game may (the limit is
-        said where every reader's records pass: :func:`bgrecord.formats.bounded`)."""
+        said where every reader's records pass: :func:`bgrecord.formats.detect.bounded`)."""
         if len(self.record.actions) > MAX_ACTIONS:
             raise _Enough
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from bgrecord.core.position import BAR, CHECKERS, OFF, Position
 from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
-from bgrecord.formats import each_game
+from bgrecord.formats.detect import each_game
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_MEMBER
 from bgrecord.formats.records import (

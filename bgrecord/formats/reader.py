@@ -3,7 +3,7 @@
 
 Each takes a path (a ``str`` or ``PathLike``: ``read_match("typo.mat")`` raises
 ``FileNotFoundError``), ``"-"`` for standard input, or bytes (a file's content), in any
-format bgrecord reads (recognised by content: :mod:`bgrecord.formats`). Text is read with
+format bgrecord reads (recognised by content: :mod:`bgrecord.formats.detect`). Text is read with
 ``read_match_text`` (or ``Input.text``); a ``str`` holding a line break, which no file name
 does, is taken as text too. Never raises on content: what cannot be read becomes an
 :class:`Issue` and, inside a game, an ``Unreadable`` action at its place. Raises ``OSError``
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from bgrecord import formats
+from bgrecord.formats import detect
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.records import GameRecord, MatchRecord
 from bgrecord.formats.source import STDIN, Input, Source
@@ -26,7 +26,7 @@ def iter_games(source: Source | Input, path: str | None = None) -> Iterator[tupl
     memory holds one game at a time. A match without games comes once, with None."""
     opened = Input.of(source, path)
     produced = False
-    for match, game in formats.read(opened):
+    for match, game in detect.read(opened):
         if game is None and not match.games:
             _finish(match)
         produced = True
@@ -89,7 +89,7 @@ def read_match_text(text: str, name: str | None = None) -> MatchRecord:
     return read_match(Input.text(text, name))
 
 
-MATCH_SUFFIXES = formats.SUFFIXES
+MATCH_SUFFIXES = detect.SUFFIXES
 
 
 def match_files(paths: Iterable[str | Path]) -> list[Path]:

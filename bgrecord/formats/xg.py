@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Iterator
 
 from bgrecord.core.position import BAR, CHECKERS, OFF, Position
-from bgrecord.formats import refused
+from bgrecord.formats.detect import refused
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.records import (
     Action,
