@@ -320,10 +320,10 @@ def test_the_limits_on_objects_are_each_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_a_file_of_many_matches_is_read_to_the_limit_and_read_lists_what_it_holds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bgrecord import formats
+    from bgrecord.formats import detect
     from bgrecord.replay import validate
 
-    monkeypatch.setattr(formats, "MAX_MATCHES", 3)
+    monkeypatch.setattr(detect, "MAX_MATCHES", 3)
     monkeypatch.setattr(validate, "MAX_ISSUES", 4)
     path = tmp_path / "many.mat"
     path.write_text("".join(f" 1 point match\n\n Game 1\n A : 0                      B{n} : 0\n{hostile.OPENING}\n" for n in range(5)))

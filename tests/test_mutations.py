@@ -375,7 +375,8 @@ def test_injected_defects_in_sgf_are_found_at_their_property(tmp_path: Path) -> 
     rng = random.Random(2027)
     tried: Counter[str] = Counter()
     missed: list[str] = []
-    for source in sgf_sources():
+    sources = sgf_sources()
+    for source in sources:
         lines = source.read_text(encoding="utf-8").split("\n")
         match = read_match(source)
         for name, mutate in SGF_MUTATORS.items():
@@ -390,5 +391,5 @@ def test_injected_defects_in_sgf_are_found_at_their_property(tmp_path: Path) -> 
             if len(errors) != 1 or errors[0].line != line:
                 missed.append(f"{path.name} (defect at line {line}): {[str(e) for e in errors]}")
     assert set(tried) == set(SGF_MUTATORS), tried
-    assert sum(tried.values()) >= 30
+    assert sum(tried.values()) >= len(sources) * 1.5  # most defects fit most matches (2 samples alone: 17 of 18)
     assert not missed, "\n".join(missed)
