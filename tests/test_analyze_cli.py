@@ -27,6 +27,7 @@ FIXTURES = DATA / "analysis"  # made by tests/data/analysis/generate.sh
 
 @needs_gnubg
 def test_tables_in_every_format_the_same_for_any_number_of_workers(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="Parquet needs bgrecord[parquet]")
     files = [str(path) for path in sorted(FIXTURES.glob("noisy-*.mat"))]
     outputs = {}
     for jobs in ("1", "3"):
@@ -51,6 +52,7 @@ def test_tables_in_every_format_the_same_for_any_number_of_workers(tmp_path: Pat
 
 @needs_gnubg
 def test_the_decisions_table_to_standard_output_and_as_a_dataset(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="Parquet needs bgrecord[parquet]")
     file = str(FIXTURES / "noisy-3pt.mat")
     code, out, _ = run("analyze", file, "-o", "-", "--players", str(tmp_path / "p.csv"), "-q")
     assert code == 0 and out.splitlines()[0] == ",".join(DECISION_COLUMNS)

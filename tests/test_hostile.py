@@ -6,6 +6,7 @@ in ``tests/hostile.py``; ``tests/test_fuzz.py`` runs them at random through ever
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import os
 import random
@@ -30,6 +31,10 @@ from bgrecord.formats.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INP
 
 SAMPLES = hostile.SAMPLES
 CLEAN = SAMPLES / "bbgt-two-matches.mat"
+HAS_DUCKDB = importlib.util.find_spec("duckdb") is not None
+ENGINES = ["sqlite", pytest.param("duckdb", marks=pytest.mark.skipif(not HAS_DUCKDB, reason="DuckDB needs bgrecord[db]"))]
+ENGINE = "duckdb" if HAS_DUCKDB else "sqlite"  # the richer where installed, else the plain install's
+TABLE = "parquet" if importlib.util.find_spec("pyarrow") is not None else "csv"
 
 
 def invoke(*args: str, input: bytes | None = None) -> Result:
@@ -173,8 +178,8 @@ def test_text_no_encoder_writes_is_escaped_in_every_output(tmp_path: Path) -> No
     bad = tmp_path / case.name
     bad.write_bytes(case.data)
     for args in (["validate", str(bad), str(CLEAN)], ["read", str(bad), str(CLEAN)], ["replay", str(bad)],
-                 ["stats", str(bad), str(CLEAN), "-o", str(tmp_path / "g.csv"), "--players", str(tmp_path / "p.parquet")],
-                 ["index", str(bad), str(CLEAN), "-o", str(tmp_path / "db.duckdb")], ["convert", str(bad), "-o", str(tmp_path / "c.json")]):  # fmt: skip
+                 ["stats", str(bad), str(CLEAN), "-o", str(tmp_path / "g.csv"), "--players", str(tmp_path / f"p.{TABLE}")],
+                 ["index", str(bad), str(CLEAN), "-o", str(tmp_path / f"db.{ENGINE}")], ["convert", str(bad), "-o", str(tmp_path / "c.json")]):  # fmt: skip
         done = invoke(*args)
         assert done.exit_code in (0, 1) and "bug in bgrecord" not in done.output, (args, done.output)
     assert len(pd.read_csv(tmp_path / "g.csv")) == 3
@@ -493,7 +498,7 @@ def test_input_at_fault_is_one_clear_error_never_internal(tmp_path: Path, name: 
 
 
 @pytest.mark.parametrize("junk", [b"garbage" * 100, b"SQLite format 3\x00" + bytes(500), b"DUCK" + bytes(5000), b""], ids=["text", "sqlite", "duckdb", "empty"])
-@pytest.mark.parametrize("engine", ["sqlite", "duckdb"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_junk_database_is_said_so_by_index_and_find(tmp_path: Path, junk: bytes, engine: str) -> None:
     database = tmp_path / f"junk.{engine}"
     database.write_bytes(junk)
@@ -504,7 +509,7 @@ def test_a_junk_database_is_said_so_by_index_and_find(tmp_path: Path, junk: byte
     assert indexed.exit_code == 0 if not junk else indexed.exit_code == 2 and database.read_bytes() == junk
 
 
-@pytest.mark.parametrize("engine", ["sqlite", "duckdb"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_full_disk_during_index_is_one_line_and_the_database_is_left_as_it_was(tmp_path: Path, engine: str) -> None:
     (tmp_path / "big.mat").write_text(hostile.session(300))
     database = tmp_path / f"db.{engine}"
@@ -565,7 +570,7 @@ def test_a_second_index_run_waits_for_the_first_and_loses_nothing(tmp_path: Path
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 
-@pytest.mark.parametrize("engine", ["sqlite", "duckdb"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_an_index_run_removes_the_copies_a_killed_run_left_and_nothing_else(tmp_path: Path, engine: str) -> None:
     database = tmp_path / f"db.{engine}"
     stale = [f".db.{engine}.k1ll3d_x.{engine}", f".db.{engine}.k1ll3d_x.{engine}.wal", f".db.{engine}.abcdefgh.{engine}-journal"]
