@@ -771,3 +771,32 @@ def test_a_table_of_copies_is_read_in_linear_time() -> None:
 
     seconds(1000)
     assert seconds(80_000) < 3.2 * max(seconds(40_000), 0.01)  # twice the copies: quadratic would be 4 times the time, linear 2
+
+
+def test_a_carriage_return_in_a_name_keeps_the_csv_table_one_row_a_record(tmp_path: Path) -> None:
+    """A bare CR ends a row for CSV readers: the cell is quoted, and the table reads back as written."""
+    from bgrecord.analysis.store import load
+    from bgrecord.analysis.tables import DECISION_COLUMNS
+    from bgrecord.tables.export import TableWriter
+
+    row = {name: None for name in DECISION_COLUMNS} | {"file": "c.bgf", "match_key": "k", "match": 1, "game": 1,
+                                                     "game_in_match": 1, "game_key": "g", "step": 1, "player": 0,
+                                                     "name": "FORGED\r\x00 x", "kind": "checker", "plies": 0}  # fmt: skip
+    with TableWriter(tmp_path / "d.csv", "csv", DECISION_COLUMNS) as writer:
+        writer.write([row, row | {"step": 2, "name": "plain"}])
+    kind, data = load(tmp_path / "d.csv")
+    assert kind == "decisions" and list(data["name"]) == ["FORGED\r\x00 x", "plain"] and list(data["step"]) == [1, 2]
+    with TableWriter(tmp_path / "plain.csv", "csv", DECISION_COLUMNS) as writer:
+        writer.write([row | {"name": "plain"}])
+    assert '"' not in (tmp_path / "plain.csv").read_text()  # quoted only where a cell needs it
+
+
+def test_an_analysis_table_with_a_value_of_the_wrong_kind_is_one_line(tmp_path: Path) -> None:
+    from bgrecord.analysis.tables import DECISION_COLUMNS
+
+    table = tmp_path / "d.csv"
+    values = {name: "" for name in DECISION_COLUMNS} | {"file": "a.mat", "match": "1.5", "kind": "checker"}
+    table.write_text(",".join(DECISION_COLUMNS) + "\n" + ",".join(values[name] for name in DECISION_COLUMNS) + "\n")
+    done = invoke("index", str(CLEAN), "-o", str(tmp_path / "db.sqlite"), "--analysis", str(table))
+    assert done.exit_code == 2 and f"{table}: not a table written by bgrecord analyze" in done.output, done.output
+    assert "bug in bgrecord" not in done.output

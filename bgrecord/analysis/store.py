@@ -122,7 +122,10 @@ def load(path: str | Path) -> tuple[str, Any]:
     if kind is None:
         raise ValueError(f"{path}: not a table written by bgrecord analyze (its columns are not decisions', players' or matches')")
     columns = STORED[FROM_TABLE[kind]]
-    data = _typed(data[list(columns)], columns)
+    try:
+        data = _typed(data[list(columns)], columns)
+    except (TypeError, ValueError) as exc:  # a value of the wrong kind: the table was changed by hand, or cut
+        raise ValueError(f"{path}: not a table written by bgrecord analyze ({exc})") from None
     if fmt == "csv":  # a spreadsheet-proof cell ('=x) is read back as written
         for name, kind_ in columns.items():
             if kind_ == "string":

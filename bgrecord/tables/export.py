@@ -9,9 +9,10 @@ leading ``'``, as OWASP advises; JSON lines and Parquet keep the text as it is.
 from __future__ import annotations
 
 import contextlib
+import csv
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 import pandas as pd
 
@@ -52,6 +53,12 @@ def neutralised(data: pd.DataFrame) -> pd.DataFrame:
     return data
 
 
+def _holds(data: pd.DataFrame, character: str) -> bool:
+    """Whether a text cell of ``data`` holds ``character``."""
+    text = [name for name, kind in data.dtypes.items() if str(kind) in ("string", "object")]
+    return any(data[name].str.contains(character, regex=False, na=False).any() for name in text)
+
+
 class TableWriter:
     """Writes a table in batches of rows, so that it is never all in memory."""
 
@@ -69,7 +76,11 @@ class TableWriter:
 
     def write_frame(self, data: pd.DataFrame) -> None:
         if self.fmt == "csv":
-            neutralised(data).to_csv(self._out, header=not self._written, index=False, lineterminator="\n")
+            data = neutralised(data)
+            # a carriage return in a cell (a name from a hostile record) ends a row for CSV readers
+            # unless quoted, and the csv module quotes only the line terminator's "\n"
+            quoting: Literal[0, 1] = csv.QUOTE_ALL if _holds(data, "\r") else csv.QUOTE_MINIMAL
+            data.to_csv(self._out, header=not self._written, index=False, lineterminator="\n", quoting=quoting)
         elif self.fmt == "json":
             text = data.to_json(orient="records", lines=True, force_ascii=False)
             self._out.write(text if text.endswith("\n") or not text else text + "\n")
