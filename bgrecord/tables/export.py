@@ -39,9 +39,13 @@ def needs(fmt: str) -> None:
         require("pyarrow")
 
 
+def _text_columns(data: pd.DataFrame) -> list[str]:
+    return [str(name) for name, kind in data.dtypes.items() if str(kind) in ("string", "object")]
+
+
 def neutralised(data: pd.DataFrame) -> pd.DataFrame:
     """Text cells that would start a spreadsheet formula, quoted."""
-    text = [name for name, kind in data.dtypes.items() if str(kind) in ("string", "object")]
+    text = _text_columns(data)
     if not text:
         return data
     data = data.copy()
@@ -55,8 +59,7 @@ def neutralised(data: pd.DataFrame) -> pd.DataFrame:
 
 def _holds(data: pd.DataFrame, character: str) -> bool:
     """Whether a text cell of ``data`` holds ``character``."""
-    text = [name for name, kind in data.dtypes.items() if str(kind) in ("string", "object")]
-    return any(data[name].str.contains(character, regex=False, na=False).any() for name in text)
+    return any(data[name].str.contains(character, regex=False, na=False).any() for name in _text_columns(data))
 
 
 class TableWriter:
