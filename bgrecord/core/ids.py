@@ -1,5 +1,5 @@
 """gnubg's Match ID and gnubg ID, and eXtreme Gammon's XGID: encode and decode (the Position
-ID's codec: :mod:`bgrecord.core.position_id`, imported here too).
+ID's codec, and the bit packing both share: :mod:`bgrecord.core.position_id`).
 
 Layouts as in ``match-formats.md`` §4: bits packed least significant first into
 bytes, then standard base64 without padding. Decoders raise ``ValueError`` with a
