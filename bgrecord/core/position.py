@@ -323,8 +323,6 @@ class Position:
     def check_play(self, dice: Sequence[int], play: Play) -> tuple[PlayError | None, LegalPlay | None]:
         """``play_error`` and, for a legal play, the play in an order that works, where it
         leads and which of its moves hit."""
-        me, opp = list(self.sides[self.turn]), list(self.sides[1 - self.turn])
-        hits: list[bool] = []
         first, second = dice
         if not (1 <= first <= 6 and 1 <= second <= 6):
             return PlayError(Illegal.BAD_DICE), None
@@ -332,47 +330,25 @@ class Position:
         moves = play.moves
         if len(moves) > len(pips):
             return PlayError(Illegal.TOO_MANY_MOVES), None
-        for source, target in moves:
-            if not 0 <= target < source <= BAR:
-                index = next(i for i, move in enumerate(moves) if not 0 <= move.target < move.source <= BAR)
-                return PlayError(Illegal.BAD_POINTS, index, moves[index]), None
-        first_error = self._apply_ordered(me, opp, play, pips.copy(), hits)
-        if first_error:
+        me, opp = list(self.sides[self.turn]), list(self.sides[1 - self.turn])
+        hits: list[bool] = []
+        first_error = _apply_ordered(me, opp, moves, list(pips), hits)
+        if first_error:  # the usual play applies in its order: only then is the rest looked at
+            for index, (source, target) in enumerate(moves):
+                if not 0 <= target < source <= BAR:
+                    return PlayError(Illegal.BAD_POINTS, index, moves[index]), None
             for order in _other_orders(play):
                 me, opp, hits = list(self.on_roll), list(self.opponent), []
-                if self._apply_ordered(me, opp, order, list(pips), hits) is None:
+                if _apply_ordered(me, opp, order.moves, list(pips), hits) is None:
                     play = order
                     break
             else:
                 return first_error, None
-        if len(play.moves) < len(pips) and me[OFF] < CHECKERS:
+        if len(moves) < len(pips) and me[OFF] < CHECKERS:
             error = self._maximality_error(first, second, play, hits)
             if error:
                 return error, None
         return None, LegalPlay(play, self._after(me, opp), tuple(hits))
-
-    @staticmethod
-    def _apply_ordered(me: list[int], opp: list[int], play: Play, dice: list[int], hits: list[bool]) -> PlayError | None:
-        """Apply ``play`` in order, consuming ``dice``; the first error, if any. The die of a
-        move is the exact one, else for a bear-off the smallest larger one (the choice never
-        matters for the rest of the turn)."""
-        for index, move in enumerate(play.moves):
-            source, target = move
-            distance = source - target
-            if distance in dice:
-                die = distance
-            else:
-                larger = [d for d in dice if d > distance] if target == OFF else None
-                if not larger:
-                    early = target == OFF and any(me[7:26])
-                    return PlayError(Illegal.CANNOT_BEAR_OFF_YET if early else Illegal.WRONG_DISTANCE, index, move)
-                die = min(larger)
-            reason = _hop_error(me, opp, source, die)
-            if reason:
-                return PlayError(reason, index, move)
-            dice.remove(die)
-            hits.append(_hop(me, opp, source, target))
-        return None
 
     def _maximality_error(self, first: int, second: int, play: Play, hits: list[bool]) -> PlayError | None:
         """The play used fewer dice than rolled: legal only if no play does better."""
@@ -407,6 +383,37 @@ class Position:
         for source, target in moves:
             _hop(me, opp, source, target)
         return self._after(me, opp)
+
+
+def _apply_ordered(me: list[int], opp: list[int], moves: tuple[Move, ...], dice: list[int], hits: list[bool]) -> PlayError | None:
+    """Apply ``moves`` in order, consuming ``dice``; the first error, if any (a move whose
+    points are out of range among them). The die of a move is the exact one, else for a
+    bear-off the smallest larger one (the choice never matters for the rest of the turn)."""
+    for index, move in enumerate(moves):
+        source, target = move
+        if not 0 <= target < source <= BAR:
+            return PlayError(Illegal.BAD_POINTS, index, move)
+        distance = source - target
+        if distance in dice:
+            die = distance
+        else:
+            larger = [d for d in dice if d > distance] if target == OFF else None
+            if not larger:
+                early = target == OFF and any(me[7:26])
+                return PlayError(Illegal.CANNOT_BEAR_OFF_YET if early else Illegal.WRONG_DISTANCE, index, move)
+            die = min(larger)
+        reason = _hop_error(me, opp, source, die)
+        if reason:
+            return PlayError(reason, index, move)
+        dice.remove(die)
+        me[source] -= 1  # as _hop, inline: this loop is the replay's hottest
+        me[target] += 1
+        hit = target > 0 and opp[BAR - target] == 1
+        if hit:
+            opp[BAR - target] = 0
+            opp[BAR] += 1
+        hits.append(hit)
+    return None
 
 
 def _check_points(move: Move, index: int) -> PlayError | None:

@@ -13,6 +13,8 @@ out of order), the rest of the game is not checked, and an info issue says so.
 
 from __future__ import annotations
 
+import weakref
+
 from bgrecord.core.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
 from bgrecord.escapes import quoted
 from bgrecord.formats.issues import Issue, Severity
@@ -47,8 +49,11 @@ class GameReplayer:
         self.result: GameResult | None = None
         self.inferred: set[str] = set()
         self.before: tuple[int, int | None, int | None] = (1, None, None)  # cube, owner, offer before the action
-        self.cube = Cube(self)
-        self.claims = Claims(self)
+        # the cube and the result lines look back at the game through a weak reference: no
+        # cycle, so a game's records are freed as soon as it is replayed, not at a collection
+        me = weakref.proxy(self)
+        self.cube = Cube(me)
+        self.claims = Claims(me)
         self.loose: list[Unreadable] = []  # loose lines met, each taken as a comment unless the next action fails for want of it
         self.pending: Unreadable | None = None  # the last loose line, until an action after it replays
 
@@ -144,6 +149,9 @@ class GameReplayer:
     def act(self, action: Action) -> None:
         if self.keep_steps:
             self.before = (self.cube.value, self.cube.owner, self.cube.offered)
+        if type(action) is Roll and self.result is None and self.unplayed is None and self.claims.offer is None:
+            self.roll(action)  # the usual action, a roll in a game going on: none of the checks below applies
+            return
         if isinstance(action, Comment):
             return
         if isinstance(action, Unreadable):

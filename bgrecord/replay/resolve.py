@@ -10,6 +10,7 @@ Does not check turns, the cube or results: only whether these dice allow this pl
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations
 from typing import Iterator, NamedTuple, Sequence
 
@@ -89,6 +90,18 @@ class _Written(NamedTuple):
 
 
 _WRITTEN: dict[int, tuple[tuple[MoveToken, ...], _Written]] = {}
+_NO_MARKS: frozenset[int] = frozenset()  # shared: an empty frozenset is 200 bytes, and most plays have no mark
+
+
+@lru_cache(maxsize=4096)
+def _token_steps(token: MoveToken) -> tuple[tuple[Move, ...], tuple[int, ...]]:
+    """One written move's hops (``token.pairs()``) and its hit-marked points: a file holds
+    few distinct moves, each in many cells."""
+    points = token.points
+    chain = tuple([_MOVES[source][target] if 0 <= source <= BAR and 0 <= target <= BAR else Move(source, target)
+                   for source, target in zip(points, points[1:])])  # fmt: skip
+    marks = tuple([point for point, hit in zip(points, token.hits) if hit]) if True in token.hits else ()
+    return chain * token.repeat, marks
 
 
 def _written(moves: tuple[MoveToken, ...]) -> _Written:
@@ -100,16 +113,14 @@ def _written(moves: tuple[MoveToken, ...]) -> _Written:
         return entry[1]
     steps: list[Move] = []
     marks: list[int] = []
-    for token in moves:  # as ``token.pairs()`` and its hit marks, without a generator per token
-        points = token.points
-        chain = [_MOVES[source][target] if 0 <= source <= BAR and 0 <= target <= BAR else Move(source, target)
-                 for source, target in zip(points, points[1:])]  # fmt: skip
-        steps += chain if token.repeat == 1 else chain * token.repeat
-        if True in token.hits:
-            marks += [point for point, hit in zip(points, token.hits) if hit]
+    for token in moves:
+        chain, marked = _token_steps(token)
+        steps += chain
+        if marked:
+            marks += marked
     if len(_WRITTEN) >= 65536:
         _WRITTEN.clear()
-    written = _WRITTEN[id(moves)] = (moves, _Written(Play(tuple(steps)), frozenset(marks)))
+    written = _WRITTEN[id(moves)] = (moves, _Written(Play(tuple(steps)), frozenset(marks) if marks else _NO_MARKS))
     return written[1]
 
 
