@@ -111,7 +111,8 @@ def detect(source: Input) -> Format | Refusal:
         return FORMATS["sgf"]
     if stripped.startswith("JavaFIBS internal match representation"):
         return Refusal("a JavaFIBS match log (.match)")
-    if _FIBS.search(text) or _FIBS_MONEY.search(text):
+    # the substring first: the patterns, tried at every line start, cost more than the rest of the detection
+    if "Score is " in text and (_FIBS.search(text) or _FIBS_MONEY.search(text)):
         return FORMATS["fibs"]
     if _SNOWIE.match(stripped) and "\n" not in stripped.strip()[:2000]:
         return FORMATS["snowie"]
@@ -127,7 +128,7 @@ def _binary_looking(text: str) -> bool:
     """Mostly control characters: binary data that happened to decode (judged on 64
     characters at least: a short text is given the benefit of the doubt)."""
     sample = text[:4096]
-    return len(sample) >= 64 and len(_CONTROLS.findall(sample)) / len(sample) > 0.1
+    return len(sample) >= 64 and _CONTROLS.search(sample) is not None and len(_CONTROLS.findall(sample)) / len(sample) > 0.1
 
 
 def unpacked(source: Input) -> tuple[Input, str] | None:

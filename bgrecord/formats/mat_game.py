@@ -23,12 +23,11 @@ from bgrecord.formats.mat_grammar import (
     RESIGN_WORDS,
     Line,
     Part,
-    cell_meaning,
     describe_error,
-    gives_up_notice,
     grammar,
     moves_of,
     parse,
+    read_cell,
 )
 from bgrecord.formats.numbers import number, too_large
 from bgrecord.formats.records import (
@@ -47,11 +46,9 @@ from bgrecord.formats.records import (
 ROW_START = re.compile(r"^[ \t]*([0-9]+)\)", re.M)  # a line that starts like a row: "12)"
 _NUMBER = re.compile(r"[0-9]+")
 MAX_ROW = 4096  # characters: no row, result or wrapped line of a game is longer
-_GLUED = re.compile(r"\*[0-9bBoO]")
 # dice or a move anywhere in a line: it may hold a turn
 # (not a time "12:30" nor a date "2024/05/17")
 _TURN = re.compile(r"(?<![0-9])[0-6][0-6][ \t]*:(?![0-9])|(?<![0-9/])(?:[0-9]{1,2}|(?i:bar))[ \t]*/[ \t]*(?:[0-9]{1,2}|(?i:off))(?![0-9/])")
-_WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
 # Where a cell starts, for a row read cell by cell: dice, a cube word or a result word.
 _CELL_START = re.compile(
     r"(?<![^ \t])(?:[0-9][0-9][ \t]*:|(?i:(?:re)?doubles?|takes?|accepts?|drops?|rejects?|pass(?:es)?|refuses?|declines?|beavers?"
@@ -67,6 +64,8 @@ class Chunk(NamedTuple):
     raw: str  # as in the file
     line: int  # its first line's number
 
+
+_ROW_NUMBERS = {f"{row})": row for row in range(1, 1000)}  # the usual row numbers, read at once
 
 # A lone cell further than this from its row number is the right player's; a result line
 # indented further than this is the right player's (gnubg: 6 spaces left, 34 right).
@@ -99,21 +98,14 @@ class GameBuilder:
         self.record.issues.append(found.at(path=self.path, game=self.record.index, move=number(row.group(1)) if row else None))
 
     def action(self, text: str, line: int, column: int, player: int | None, number: int | None) -> Action:
-        meaning = cell_meaning(text)
+        meaning, notices = read_cell(text)
+        for severity, code, message in notices:
+            self.issue(severity, code, message, line, column)
         what = meaning[0]
-        if "*" in text and _GLUED.search(text):
-            self.issue(Severity.INFO, "glued-hit-mark", "a hit mark with no space after it: read as the end of a move", line, column)
-        elif what == "result" and _WINS_WINS.search(text):
-            self.issue(Severity.INFO, "result-spelling", "'and wins the match': read as 'and the match'", line, column)
-        elif what in ("result", "roll") and meaning[1 if what == "result" else 3] in ("resign", "unplayed"):
-            notice = gives_up_notice(text)
-            if notice:
-                self.issue(Severity.INFO, "resign-word", notice, line, column)
-        if what == "bad":
-            self.issue(Severity.ERROR, "unreadable", meaning[1], line, column)
-            return Unreadable(player, number, line, column, text)
         if what == "roll":
             return Roll(player, number, line, column, text, meaning[1], meaning[2], meaning[3])
+        if what == "bad":
+            return Unreadable(player, number, line, column, text)
         if what == "setup":
             if meaning[3]:
                 self.issue(Severity.WARNING, "moves-with-setup", "moves written before 'Illegal play': not read", line, column)
@@ -130,13 +122,16 @@ class GameBuilder:
         plain, row = self.grammar.plain_row.fullmatch, self.grammar.row.fullmatch
         action, actions = self.action, self.record.actions
         for text in token.split("\n")[:-1]:
-            self.enough()
+            if len(actions) > MAX_ACTIONS:
+                raise _Enough  # as ``enough``
             found = plain(text) or row(text)
             if found is None:  # not one row of cells: read it cell by cell, or say why not
                 self.body_line(text, line, indent)
             else:
                 written, first, second = found.group("number", "first", "second")
-                row_number = self.row_number(written, line, indent + found.start("number") + 1)
+                row_number = _ROW_NUMBERS.get(written)
+                if row_number is None:
+                    row_number = self.row_number(written, line, indent + found.start("number") + 1)
                 if first and second:
                     actions.append(action(first, line, indent + found.start("first") + 1, LEFT, row_number))
                     actions.append(action(second, line, indent + found.start("second") + 1, RIGHT, row_number))

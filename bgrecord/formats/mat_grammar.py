@@ -2,7 +2,7 @@
 
 Builds the Lark parser (LALR, the transformer applied while parsing, so no tree is built),
 puts a parse error into words, and reads what a cell says: dice and moves, a cube action or a
-result (``cell_meaning``), each cached because the same cells recur across games.
+result (``read_cell``), each cached because the same cells recur across games.
 
 What this layer does not check: anything about the rules, or where a cell stands.
 """
@@ -17,6 +17,7 @@ from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, Unexpecte
 
 from bgrecord.escapes import quoted
 from bgrecord.formats.grammars import grammar_text
+from bgrecord.formats.issues import Severity
 from bgrecord.formats.numbers import MAX_CUBE, number, too_large
 from bgrecord.formats.records import MoveToken
 
@@ -193,7 +194,7 @@ def move_token(written: str, offset: int) -> MoveToken:
 
 def clear_caches() -> None:
     """Forget the cells and moves read so far (the benchmark starts each run cold)."""
-    cell_meaning.cache_clear()
+    read_cell.cache_clear()
     move_token.cache_clear()
 
 
@@ -223,7 +224,34 @@ def gives_up_notice(text: str) -> str:
     return "" if _STANDARD_RESIGN.match(text) else f"{quoted(text)}: read as a resignation"
 
 
+_GLUED = re.compile(r"\*[0-9bBoO]")  # a hit mark glued to the next move
+_WINS_WINS = re.compile(r"(?i)and[ \t]+wins")
+
+Notice = tuple[Severity, str, str]
+"""What the reader says of a cell where it stands: (severity, code, message)."""
+
+
 @lru_cache(maxsize=65536)
+def read_cell(text: str) -> tuple[tuple[Any, ...], tuple[Notice, ...]]:
+    """:func:`cell_meaning`, and what is said of how the cell was read: a hit mark glued to
+    the next move, "and wins the match", a resignation in other words, a cell that does not
+    read. Cached as a whole: the same cells recur across games, so most cost one lookup."""
+    meaning = cell_meaning(text)
+    what = meaning[0]
+    notices: list[Notice] = []
+    if "*" in text and _GLUED.search(text):
+        notices.append((Severity.INFO, "glued-hit-mark", "a hit mark with no space after it: read as the end of a move"))
+    elif what == "result" and _WINS_WINS.search(text):
+        notices.append((Severity.INFO, "result-spelling", "'and wins the match': read as 'and the match'"))
+    elif what in ("result", "roll") and meaning[1 if what == "result" else 3] in ("resign", "unplayed"):
+        notice = gives_up_notice(text)
+        if notice:
+            notices.append((Severity.INFO, "resign-word", notice))
+    if what == "bad":
+        notices.append((Severity.ERROR, "unreadable", meaning[1]))
+    return meaning, tuple(notices)
+
+
 def cell_meaning(text: str) -> tuple[Any, ...]:
     """("roll", dice, moves, note), ("setup", dice, setup, moves), ("cube", kind, value),
     ("result", kind, points, and the match) or ("bad", why), from the text of a cell the
