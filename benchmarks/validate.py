@@ -4,13 +4,14 @@ gammonview's ``gvformat`` parsing them and rebuilding every position (it checks 
 ``parse_mat_file`` then ``mat_to_data``, its lightest path that does).
 Then ``bgrecord validate`` with two workers and with the default.
 
-    python benchmarks/validate.py [FOLDER]
+    python benchmarks/validate.py [FOLDER]      (PAIRS=15 for more pairs against gammonview)
 
 Goals (issues 15 and 24): ``-j 1`` at least as fast as gammonview, at least 0.25x GNU Backgammon's
 import; ``-j 0`` with two cores free at least 1.8x ``-j 1``. Every side is pinned to one core
 (``taskset``, where there is one); each says how many files it really read: GNU Backgammon
 aborts on some files (an empty player name), so the files it cannot read are found first and
-left out of every side's set. Peers are timed only when installed (``gnubg``: the Debian
+left out of every side's set. Against gammonview the two run in turn, several pairs, and the
+median ratio is printed (one run of each says little on a shared machine). Peers are timed only when installed (``gnubg``: the Debian
 package; gammonview: ``pip install gammonview``). Time an installed bgrecord (``pip install
 .``), or run ``python -m compileall -q bgrecord`` first in a checkout.
 """
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 from bgrecord.cli import worker_count
 from bgrecord.formats.reader import match_files
@@ -33,6 +35,7 @@ from bgrecord.formats.reader import match_files
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 ONE_CORE = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+PAIRS = int(os.environ.get("PAIRS", "7"))  # interleaved runs of bgrecord and gammonview
 GNUBG_IMPORT = """
 import gnubg, os
 done = open(os.environ["DONE"], "w")
@@ -63,8 +66,24 @@ print(read)
 
 def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, subprocess.CompletedProcess[str]]:
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    done = subprocess.run(command, check=False, capture_output=True, text=True, stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     return time.perf_counter() - start, done
+
+
+def paired(ours: list[str], theirs: list[str], env: dict[str, str]) -> tuple[list[float], list[float], str]:
+    """Both commands in turn, A B A B, :data:`PAIRS` times after one run of each to warm the
+    caches: the seconds of each run, and what the second command printed. On a shared machine
+    one run of each can differ by a third from the next; the median of the pairs' ratios holds."""
+    timed(ours), timed(theirs, env)
+    mine: list[float] = []
+    peer: list[float] = []
+    printed = ""
+    for _ in range(PAIRS):
+        mine.append(timed(ours)[0])
+        seconds, process = timed(theirs, env)
+        peer.append(seconds)
+        printed = process.stdout.strip() or "0"
+    return mine, peer, printed
 
 
 def gnubg_run(files: list[str], tmp: Path) -> tuple[float, list[str], int]:
@@ -117,9 +136,12 @@ def main() -> None:
             if importlib.util.find_spec("gvformat") and all(not f.endswith(".sgf") for f in chosen):
                 listing = tmp / "gv-files"
                 listing.write_text("\n".join(chosen))
-                peer, process = timed([*ONE_CORE, sys.executable, "-c", GVFORMAT], {"FILES": str(listing)})
-                print(f"  gammonview gvformat      {peer:6.2f} s  {games / peer:7,.0f} games/s  "
-                      f"({process.stdout.strip() or 0} files read): bgrecord at {peer / seconds:.2f}x its speed")  # fmt: skip
+                peer_command = [*ONE_CORE, sys.executable, "-c", GVFORMAT]
+                ours, theirs, read = paired([*ONE_CORE, *validate, "--jobs", "1", *chosen], peer_command, {"FILES": str(listing)})
+                ratios = sorted(peer / own for own, peer in zip(ours, theirs))
+                print(f"  gammonview gvformat      {median(theirs):6.2f} s  {games / median(theirs):7,.0f} games/s  ({read} files read)")
+                print(f"    {len(ratios)} interleaved pairs, one core: bgrecord -j 1 {median(ours):.2f} s against {median(theirs):.2f} s, "
+                      f"bgrecord at {median(ratios):.2f}x its speed (pairs from {ratios[0]:.2f}x to {ratios[-1]:.2f}x)")  # fmt: skip
             two, _ = timed([*validate, "--jobs", "2", *chosen])
             default, _ = timed([*validate, *chosen])
             print(f"  bgrecord validate -j 2   {two:6.2f} s  {games / two:7,.0f} games/s  ({seconds / two:.2f}x -j 1)")
