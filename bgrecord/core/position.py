@@ -167,7 +167,7 @@ def _hop(me: list[int], opp: list[int], source: int, target: int) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Position:
     """Both sides' checkers (see :data:`Side`) and the side on roll, 0 or 1."""
 
@@ -175,6 +175,12 @@ class Position:
     turn: int = 0
 
     # --- construction and identity ---
+
+    def __init__(self, sides: tuple[Side, Side], turn: int = 0) -> None:
+        # frozen: the fields are set through their slots, where the dataclass's own __init__
+        # goes through object.__setattr__ at half as much again (a replay makes one a roll)
+        _set_sides(self, sides)
+        _set_turn(self, turn)
 
     @classmethod
     def start(cls, variant: Variant = Variant.STANDARD, turn: int = 0) -> Position:
@@ -414,6 +420,10 @@ def _apply_ordered(me: list[int], opp: list[int], moves: tuple[Move, ...], dice:
             opp[BAR] += 1
         hits.append(hit)
     return None
+
+
+_set_sides = Position.__dict__["sides"].__set__
+_set_turn = Position.__dict__["turn"].__set__
 
 
 def _check_points(move: Move, index: int) -> PlayError | None:

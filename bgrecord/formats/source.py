@@ -217,9 +217,13 @@ class Input:
             text = self._text.removeprefix("\ufeff")
             return "utf-8", iter([(_lf(text), text)])
         self._ready()
-        if self.size <= block:
-            with self.open() as stream:
-                text, encoding = decode(stream.read())
+        size = self.size
+        if size <= block:
+            data = self._head  # the bytes read to recognise the format: the whole of a small file
+            if data is None or len(data) != size:
+                with self.open() as stream:
+                    data = stream.read()
+            text, encoding = decode(data)
             return encoding, iter([(_lf(text), text)])
         encoding = self._encoding()
         return encoding, self._blocks(encoding, block)
