@@ -412,13 +412,7 @@ def _apply_ordered(me: list[int], opp: list[int], moves: tuple[Move, ...], dice:
         if reason:
             return PlayError(reason, index, move)
         dice.remove(die)
-        me[source] -= 1  # as _hop, inline: this loop is the replay's hottest
-        me[target] += 1
-        hit = target > 0 and opp[BAR - target] == 1
-        if hit:
-            opp[BAR - target] = 0
-            opp[BAR] += 1
-        hits.append(hit)
+        hits.append(_hop(me, opp, source, target))
     return None
 
 

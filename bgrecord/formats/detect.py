@@ -122,7 +122,7 @@ def detect(source: Input) -> Format | Refusal:
 
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x19\x1b-\x1f]")  # control characters, but not tab, line ends, form feed, Ctrl-Z
-_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1A), *range(0x1B, 0x20)])  # the same, as bytes
+_CONTROL_BYTES = bytes(code for code in range(0x20) if _CONTROLS.match(chr(code)))  # the same, as bytes
 
 
 def _binary_looking(text: str) -> bool:

@@ -122,16 +122,13 @@ class GameBuilder:
         plain, row = self.grammar.plain_row.fullmatch, self.grammar.row.fullmatch
         action, actions = self.action, self.record.actions
         for text in token.split("\n")[:-1]:
-            if len(actions) > MAX_ACTIONS:
-                raise _Enough  # as ``enough``
+            self.enough()
             found = plain(text) or row(text)
             if found is None:  # not one row of cells: read it cell by cell, or say why not
                 self.body_line(text, line, indent)
             else:
                 written, first, second = found.group("number", "first", "second")
-                row_number = _ROW_NUMBERS.get(written)
-                if row_number is None:
-                    row_number = self.row_number(written, line, indent + found.start("number") + 1)
+                row_number = self.row_number(written, line, indent + found.start("number") + 1)
                 if first and second:
                     actions.append(action(first, line, indent + found.start("first") + 1, LEFT, row_number))
                     actions.append(action(second, line, indent + found.start("second") + 1, RIGHT, row_number))
@@ -142,9 +139,11 @@ class GameBuilder:
 
     def row_number(self, written: str, line: int, column: int) -> int | None:
         """A row number as written ("12)"); None, with an error, beyond any game's length."""
-        value = number(written[:-1])
+        value = _ROW_NUMBERS.get(written)
         if value is None:
-            self.issue(Severity.ERROR, "unreadable", too_large(written[:-1]), line, column)
+            value = number(written[:-1])
+            if value is None:
+                self.issue(Severity.ERROR, "unreadable", too_large(written[:-1]), line, column)
         return value
 
     def row(self, parts: list[Part], line: int) -> None:

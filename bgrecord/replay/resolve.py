@@ -95,13 +95,12 @@ _NO_MARKS: frozenset[int] = frozenset()  # shared: an empty frozenset is 200 byt
 
 @lru_cache(maxsize=4096)
 def _token_steps(token: MoveToken) -> tuple[tuple[Move, ...], tuple[int, ...]]:
-    """One written move's hops (``token.pairs()``) and its hit-marked points: a file holds
-    few distinct moves, each in many cells."""
-    points = token.points
-    chain = tuple([_MOVES[source][target] if 0 <= source <= BAR and 0 <= target <= BAR else Move(source, target)
-                   for source, target in zip(points, points[1:])])  # fmt: skip
-    marks = tuple([point for point, hit in zip(points, token.hits) if hit]) if True in token.hits else ()
-    return chain * token.repeat, marks
+    """One written move's hops (its ``pairs()`` as moves) and its hit-marked points: a file
+    holds few distinct moves, each in many cells."""
+    hops = [_MOVES[source][target] if 0 <= source <= BAR and 0 <= target <= BAR else Move(source, target)
+            for source, target in token.pairs()]  # fmt: skip
+    marks = [point for point, hit in zip(token.points, token.hits) if hit] if True in token.hits else []
+    return tuple(hops), tuple(marks)
 
 
 def _written(moves: tuple[MoveToken, ...]) -> _Written:
