@@ -25,7 +25,8 @@ GOALS = {"--help": 0.1, "validate": 0.2}
 
 
 def commands(sample: Path) -> dict[str, list[str]]:
-    bgrecord = [sys.executable, "-m", "bgrecord"]
+    script = Path(sys.executable).with_name("bgrecord")  # the installed command, as a user runs it
+    bgrecord = [str(script)] if script.is_file() else [sys.executable, "-m", "bgrecord"]
     return {
         "python -c pass": [sys.executable, "-c", "pass"],
         "--help": [*bgrecord, "--help"],
@@ -46,7 +47,8 @@ def best_times(runs: dict[str, list[str]]) -> dict[str, float]:
 def heaviest_imports(command: list[str]) -> list[tuple[int, str]]:
     """The imports that cost most, cumulative microseconds, among those the command makes and
     those they make in turn (the two outer levels of the import tree)."""
-    done = subprocess.run([command[0], "-X", "importtime", *command[1:]], capture_output=True, text=True, check=False)
+    program = command[1:] if command[0] == sys.executable else command  # the installed command is a Python script
+    done = subprocess.run([sys.executable, "-X", "importtime", *program], capture_output=True, text=True, check=False)
     rows: list[tuple[int, int, str]] = []
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or "|" not in line or "cumulative" in line:

@@ -36,6 +36,9 @@ DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 ONE_CORE = ["taskset", "-c", "0"] if shutil.which("taskset") else []
 PAIRS = int(os.environ.get("PAIRS", "7"))  # interleaved runs of bgrecord and gammonview
+# the installed command, as a user runs it (``python -m`` imports runpy first); else the module
+_SCRIPT = Path(sys.executable).with_name("bgrecord")
+BGRECORD = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "bgrecord"]
 GNUBG_IMPORT = """
 import gnubg, os
 done = open(os.environ["DONE"], "w")
@@ -117,7 +120,7 @@ def main() -> None:
     galaxy = [f for f in files if "raw__match" in f][:300]  # Backgammon Galaxy exports
     if galaxy:
         sets["300 Galaxy files"] = galaxy
-    validate = [sys.executable, "-m", "bgrecord", "validate", "--format", "json"]
+    validate = [*BGRECORD, "validate", "--format", "json"]
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         for label, chosen in sets.items():

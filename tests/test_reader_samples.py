@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bgrecord.formats.issues import Severity
 from bgrecord.formats.reader import iter_matches, read_match
 from bgrecord.formats.records import LEFT, RIGHT, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition
-from bgrecord.formats.source import decode
+from bgrecord.formats.source import HEAD, decode
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 ALL = sorted(p for p in SAMPLES.iterdir() if p.suffix in (".mat", ".txt", ".gam", ".sgf"))
@@ -40,6 +41,25 @@ def test_every_sample_reads_and_gives_its_text_back(path: Path) -> None:
     assert matches and all(match.games for match in matches)
     assert not [i for m in matches for i in m.all_issues() if i.severity is Severity.ERROR]
     assert "".join(match.text() for match in matches) == text
+
+
+@pytest.mark.parametrize("padding", [0, 1000], ids=["small", "past its first bytes"])
+def test_a_file_is_opened_once_when_its_first_bytes_are_all_of_it(padding: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "match.mat"
+    path.write_bytes(b"; a comment line of padding\n" * padding + (SAMPLES / "bbgt-two-matches.mat").read_bytes())
+    text, size = path.read_text(), path.stat().st_size
+    opened: list[str] = []
+    path_open = Path.open
+
+    def counted(self: Path, *args: Any, **kwargs: Any) -> Any:
+        opened.append(self.name)
+        return path_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", counted)
+    matches = list(iter_matches(path))
+    assert "".join(match.text() for match in matches) == text and len(matches) == 2
+    assert opened.count("match.mat") == (1 if size <= HEAD else 2)  # (a larger file: its first bytes, then the whole)
+    assert (size > HEAD) == (padding > 0)
 
 
 def test_xg_tags_bom_crlf_cannot_move_and_losses_row() -> None:

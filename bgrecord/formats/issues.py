@@ -29,6 +29,9 @@ class Severity(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Issue:
+    """One finding: how grave, its category and code (docs/checks.md), what is wrong, and where:
+    the file, its line and column (or record, ply... as ``unit`` says), game and move."""
+
     severity: Severity
     category: str
     code: str

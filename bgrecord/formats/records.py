@@ -117,6 +117,8 @@ class Unreadable(Action):
 
 @dataclass(slots=True)
 class Tag:
+    """A header tag, ``; [Key "Value"]``, and its line."""
+
     key: str
     value: str
     line: int
@@ -124,6 +126,9 @@ class Tag:
 
 @dataclass(slots=True)
 class GameRecord:
+    """One game as written: its number, players and scores, its actions in file order, its
+    raw text and the reader's issues."""
+
     index: int  # 1-based position of the game in its file
     number: int | None  # as written: "Game 3"
     line: int  # the game's first line
@@ -146,6 +151,9 @@ class GameRecord:
 
 @dataclass(slots=True)
 class MatchRecord:
+    """One match as written: its format and encoding, length, tags, comments and games, the
+    text before the first game, and the issues of the header and the match as a whole."""
+
     path: str | None
     format: str  # "mat", "gam", "sgf", "xg", "xgp", "bgf", "ogxm", "fibs", "snowie", "json"; "unknown" when refused
     encoding: str  # of a text: "utf-8", "utf-8-sig", "utf-16-le"..., "cp1252" or "latin-1"; "" for binary
@@ -159,8 +167,9 @@ class MatchRecord:
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """A tag's value, the key compared without case."""
+        wanted = key.lower()
         for tag in self.tags:
-            if tag.key.lower() == key.lower():
+            if tag.key.lower() == wanted:
                 return tag.value
         return default
 

@@ -31,6 +31,7 @@ RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")  # one line with its own endi
 LINE_END = re.compile(r"\r\n|\r|\n")
 
 BLOCK = 4 << 20  # bytes read at a time: larger files are decoded and read block by block
+HEAD = 8192  # the first bytes, from which the format is recognised
 STDIN = "-"
 
 
@@ -40,6 +41,8 @@ class InputTooLarge(OSError):
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """One line of a text, its ending apart."""
+
     number: int  # 1-based
     text: str  # without its ending
     ending: str  # "\n", "\r\n", "\r" or "" (last line)
@@ -78,6 +81,7 @@ class Input:
         self._unopened: str | None = None  # a named file, looked at when first read
         self._cut = False  # the stream went on past MAX_INPUT
         self._head: bytes | None = None
+        self._size: int | None = None  # a file's size, as it was when first looked at
 
     @classmethod
     def of(cls, source: Source | Input, path: str | None = None) -> Input:
@@ -94,16 +98,18 @@ class Input:
                 return cls.stdin(path)
             if "\n" in source or "\r" in source:
                 return cls.text(source, path)
-        file = Path(source)
-        if file.is_dir():
+        file = source if isinstance(source, Path) else Path(source)
+        found = os.stat(file)  # raises OSError when missing or unreadable
+        if stat.S_ISDIR(found.st_mode):
             raise IsADirectoryError(21, "is a folder", str(file))
-        mode = file.stat().st_mode  # raises OSError when missing or unreadable
-        if not stat.S_ISREG(mode):  # a pipe, a FIFO, /dev/stdin: read it once
+        if not stat.S_ISREG(found.st_mode):  # a pipe, a FIFO, /dev/stdin: read it once
             with file.open("rb") as stream:
                 return cls.spooled(path or str(source), stream)
-        with file.open("rb"):  # fail now, with the OS's reason, if it cannot be opened
-            pass
-        return cls(path or str(source), path=file)
+        made = cls(path or str(source), path=file)
+        with file.open("rb") as stream:  # fail now, with the OS's reason, if it cannot be opened
+            made._head = stream.read(HEAD)  # and keep the first bytes: the format is told from them
+        made._size = found.st_size
+        return made
 
     @classmethod
     def text(cls, text: str, name: str | None = None) -> Input:
@@ -127,6 +133,7 @@ class Input:
             name, self._unopened = self._unopened, None
             found = Input.of(Path(name), name)
             self._path, self._spool, self._cut = found._path, found._spool, found._cut
+            self._head, self._size = found._head, found._size
 
     @classmethod
     def stdin(cls, name: str | None = None) -> Input:
@@ -175,7 +182,9 @@ class Input:
     def size(self) -> int:
         self._ready()
         if self._path is not None:
-            return self._path.stat().st_size
+            if self._size is None:
+                self._size = self._path.stat().st_size
+            return self._size
         if self._spool is not None:
             self._spool.seek(0, os.SEEK_END)
             return self._spool.tell()
@@ -183,9 +192,10 @@ class Input:
             return len(self._text)
         return len(self._data or b"")
 
-    def head(self, size: int = 8192) -> bytes:
+    def head(self, size: int = HEAD) -> bytes:
         """The first bytes (for recognising the format)."""
-        if self._head is None or len(self._head) < size:
+        self._ready()
+        if self._head is None or (len(self._head) < size and len(self._head) != self._size):  # (not a whole small file)
             if self._text is not None:
                 self._head = self._text[:size].encode("utf-8")[:size]
             else:

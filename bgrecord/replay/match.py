@@ -22,6 +22,7 @@ does not play leaves every game unchecked, with one error.
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import attrgetter
 from typing import Iterator
 
 from bgrecord.core.position import Variant
@@ -346,8 +347,13 @@ def _played(game: GameRecord) -> bool:
     return any(isinstance(action, (Roll, CubeAction)) for action in game.actions)
 
 
+_TEXT = attrgetter("text")
+
+
 def _marked(game: GameRecord) -> bool:
     """Whether the game writes hit marks (then they are checked)."""
+    if "*" not in "".join(map(_TEXT, game.actions)):  # no mark at all: many writers never mark hits
+        return False
     return any(isinstance(a, Roll) and "*" in a.text and any(True in t.hits for t in a.moves) for a in game.actions)
 
 

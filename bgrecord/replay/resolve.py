@@ -84,6 +84,9 @@ def candidates(dice: Dice, moves: Sequence[MoveToken]) -> list[Play]:
     return [literal] + [play for play in found if play != literal]
 
 
+_new_tuple = tuple.__new__
+
+
 class _Written(NamedTuple):
     play: Play  # the moves as written, one hop per written step
     marks: frozenset[int]  # the points written with a hit mark
@@ -133,7 +136,7 @@ def resolve(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken
     literal = _written(tuple(moves)).play
     first_error, checked = position.check_play(rolled, literal)
     if checked is not None:  # written move by move, and legal: the usual case
-        return Resolution(checked)
+        return _new_tuple(Resolution, (checked, None, False, ()))  # Resolution(checked), without its Python-level __new__: half the cost
     dice = Dice(*rolled)
     if len(literal.moves) > 8:  # no reading of so many moves can be legal: do not split them
         return Resolution(None, first_error, False, nearest(position, dice, Play(literal.moves[:4])))

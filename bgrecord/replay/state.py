@@ -36,6 +36,8 @@ class Step:
 
 @dataclass(slots=True)
 class GameResult:
+    """How a game ended: the winner (0 or 1), the points won, their kind and the way it ended."""
+
     winner: int
     points: int
     kind: int  # 1 single, 2 gammon, 3 backgammon
@@ -44,6 +46,9 @@ class GameResult:
 
 @dataclass(slots=True)
 class GameReplay:
+    """A game replayed: its record, the score and Crawford state before it, its steps (where
+    kept), the issues found, its result and where the cube ended."""
+
     game: GameRecord
     score: tuple[int, int]  # before the game, in its columns' order
     crawford: bool

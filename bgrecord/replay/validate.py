@@ -30,6 +30,8 @@ T = TypeVar("T")
 
 @dataclass(slots=True)
 class FileReport:
+    """What ``validate`` found in one file: its games and issues, in file order."""
+
     path: str
     games: int = 0
     issues: list[Issue] = field(default_factory=list)
