@@ -595,9 +595,12 @@ def test_a_stopping_signal_during_index_leaves_the_database_as_it_was_and_no_cop
     process = subprocess.Popen([sys.executable, "-m", "bgrecord", "index", str(tmp_path / "big.mat"), "-o", str(database)],
                                stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.time() + 120
-    while not list(tmp_path.glob(".db.sqlite.*.sqlite")) and time.time() < deadline:
+    while not list(tmp_path.glob(".db.sqlite.*.sqlite")) and process.poll() is None and time.time() < deadline:
         time.sleep(0.02)
-    assert list(tmp_path.glob(".db.sqlite.*.sqlite")), "the index never started its copy"
+    if not list(tmp_path.glob(".db.sqlite.*.sqlite")):  # say why: the run ended, or still had not started its copy
+        process.kill()
+        _, error = process.communicate()
+        pytest.fail(f"the index never started its copy (exit status {process.returncode}): {error[-2000:]!r}")
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=120) == 143
     assert database.read_bytes() == before
