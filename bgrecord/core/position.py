@@ -391,6 +391,10 @@ class Position:
         return self._after(me, opp)
 
 
+_set_sides = Position.__dict__["sides"].__set__  # the slots' own setters (see Position.__init__)
+_set_turn = Position.__dict__["turn"].__set__
+
+
 def _apply_ordered(me: list[int], opp: list[int], moves: tuple[Move, ...], dice: list[int], hits: list[bool]) -> PlayError | None:
     """Apply ``moves`` in order, consuming ``dice``; the first error, if any (a move whose
     points are out of range among them). The die of a move is the exact one, else for a
@@ -414,10 +418,6 @@ def _apply_ordered(me: list[int], opp: list[int], moves: tuple[Move, ...], dice:
         dice.remove(die)
         hits.append(_hop(me, opp, source, target))
     return None
-
-
-_set_sides = Position.__dict__["sides"].__set__
-_set_turn = Position.__dict__["turn"].__set__
 
 
 def _check_points(move: Move, index: int) -> PlayError | None:

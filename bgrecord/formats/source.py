@@ -195,13 +195,20 @@ class Input:
     def head(self, size: int = HEAD) -> bytes:
         """The first bytes (for recognising the format)."""
         self._ready()
-        if self._head is None or (len(self._head) < size and len(self._head) != self._size):  # (not a whole small file)
+        if self._head is None or (len(self._head) < size and self._whole_head() is None):
             if self._text is not None:
                 self._head = self._text[:size].encode("utf-8")[:size]
             else:
                 with self.open() as stream:
                     self._head = stream.read(size)
         return self._head[:size]
+
+    def _whole_head(self) -> bytes | None:
+        """The first bytes read, where they are all the bytes there are (a small input): read
+        once, for recognising the format and for the text."""
+        if self._head is None or self._text is not None:
+            return None
+        return self._head if len(self._head) == self.size else None
 
     def read_bytes(self, limit: int = MAX_BINARY) -> bytes:
         """Every byte, for a binary format; ``InputTooLarge`` beyond ``limit``."""
@@ -227,10 +234,9 @@ class Input:
             text = self._text.removeprefix("\ufeff")
             return "utf-8", iter([(_lf(text), text)])
         self._ready()
-        size = self.size
-        if size <= block:
-            data = self._head  # the bytes read to recognise the format: the whole of a small file
-            if data is None or len(data) != size:
+        if self.size <= block:
+            data = self._whole_head()
+            if data is None:
                 with self.open() as stream:
                     data = stream.read()
             text, encoding = decode(data)
