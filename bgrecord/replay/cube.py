@@ -46,8 +46,8 @@ class Cube:
             self.double(action, player)
             return
         if self.offer is None:
-            game.stop("cube", "answer-without-double", f"{quoted(action.text)} answers no double", action)
-        assert self.offer is not None
+            game.breach("cube", "answer-without-double", f"{quoted(action.text)} answers no double", action)
+            self.offer = ("double", 1 - player, self.value * 2)  # as made: the answer to a double the record lost
         offered, offerer, value = self.offer
         if player == offerer:
             game.stop("cube", "answer-by-doubler", f"{game.name(player)} answers their own double", action)
@@ -64,29 +64,30 @@ class Cube:
     def double(self, action: CubeAction, player: int) -> None:
         game, rules = self.game, self.game.rules
         if self.offer is not None:
-            game.stop("cube", "double-unanswered", "a double while a double awaits its answer", action)
+            game.breach("cube", "double-unanswered", "a double while a double awaits its answer", action)
+            self.accept()  # as made: the double before taken
         if game.turn is None or game.position is None:
             game.stop("cube", "double-before-opening", "no double before the opening roll", action)
         game.expect_turn(action, player)
         if self.owner is not None and self.owner != player:
-            game.stop("cube", "not-owner", f"{game.name(self.owner)} owns the cube: {game.name(player)} cannot double", action)
+            game.breach("cube", "not-owner", f"{game.name(self.owner)} owns the cube: {game.name(player)} cannot double", action)
         out = game.out
         if out.crawford_unknown and rules.crawford:
             game.issue(Severity.INFO, "cube", "crawford-unknown",
                        f"the record starts at {out.score[0]}-{out.score[1]}: whether this is the Crawford game (no double) cannot be told",
                        action)  # fmt: skip
         elif out.crawford and rules.crawford:
-            game.stop("cube", "crawford-double", "no double in the Crawford game", action)
+            game.breach("cube", "crawford-double", "no double in the Crawford game", action)
         if action.value is not None and action.value != self.value * 2:
             self.automatic_start(action.value // 2, action)
         value = self.value * 2
         self.check_value(action, value)
         if rules.holland and out.post_crawford and min(game.rolls) < 2 and game.trailing(player):
-            game.stop("cube", "holland", "Holland rule: after the Crawford game the trailer doubles only after two rolls each", action)
+            game.breach("cube", "holland", "Holland rule: after the Crawford game the trailer doubles only after two rolls each", action)
         if not rules.match_winning_double and game.length:
             score = out.score[player]
             if score + value >= game.length > score + self.value:
-                game.stop("cube", "match-winning-double", "house rule: no double that lets the doubler win the match with a single game", action)
+                game.breach("cube", "match-winning-double", "house rule: no double that lets the doubler win the match with a single game", action)
         self.offer = ("double", player, value)
         game.step(action, "double", game.position)
 
@@ -95,23 +96,23 @@ class Cube:
         if value > MAX_CUBE:
             self.game.stop("cube", "cube-limit", f"a cube of {value}: beyond the largest cube, {MAX_CUBE}", action)
         if action.value is not None and action.value != value:
-            self.game.stop("cube", "cube-value", f"the cube goes to {value}, not {action.value}", action)
+            self.game.breach("cube", "cube-value", f"the cube goes to {value}, not {action.value}", action)
         limit = rules.cube_limit
         if limit is not None and value > limit and rules.given("cube_limit"):
-            self.game.stop("cube", "cube-limit", f"the cube limit is {limit}", action)
+            self.game.breach("cube", "cube-limit", f"the cube limit is {limit}", action)
 
     def redouble(self, action: CubeAction, player: int, kind: str, offered: str, value: int) -> None:
         """A beaver (the doubled player takes and redoubles, keeping the cube) or a raccoon
         (the doubler redoubles the beaver); the doubler's next roll accepts it."""
         game, rules = self.game, self.game.rules
         if game.length:
-            game.stop("cube", f"{kind}-in-match", f"a {kind} in match play", action)
+            game.breach("cube", f"{kind}-in-match", f"a {kind} in match play", action)
         if offered != ("double" if kind == "beaver" else "beaver"):
             game.stop("cube", f"{kind}-out-of-turn", f"a {kind} answers only a {'double' if kind == 'beaver' else 'beaver'}", action)
         allowed = rules.beavers if kind == "beaver" else rules.raccoons
         if not allowed and rules.given(kind + "s"):
-            game.stop("cube", f"{kind}-not-allowed", f"{kind}s are not allowed in this session", action)
-        if not allowed:
+            game.breach("cube", f"{kind}-not-allowed", f"{kind}s are not allowed in this session", action)
+        elif not allowed:
             game.infer(kind + "s", f"a {kind}: the session is read as played with {kind}s", action)
         self.check_value(action, value * 2)
         self.value, self.turned, self.owner = value, True, player  # the offer is taken...

@@ -7,24 +7,31 @@ roll could play no roll at all: closed out), dice and plays (resolved from the n
 parts of it. What it does not know: the match around the game (the score and the Crawford
 game come from :mod:`bgrecord.replay.match`).
 
-No cascades: after an error that leaves the game's course unknown (an illegal play, a turn
-out of order), the rest of the game is not checked, and an info issue says so.
+Recovery, not cascades: after an error, the replay finds what the record goes on from
+(:mod:`bgrecord.replay.recovery`: the play as written, a repair, a row left out or written twice...)
+and keeps checking; each error stands at its own line, and what follows from one cause is not
+told again. The game is the record plus the repairs taken (:attr:`GameReplayer.repairs`): after
+each new repair it is replayed from its start, the same way every time. A game no repair fits is
+not checked past its error, and an info says so.
 """
 
 from __future__ import annotations
 
 import weakref
+from dataclasses import replace
+from typing import Any
 
 from bgrecord.core.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
 from bgrecord.escapes import quoted
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
 from bgrecord.replay.cube import Cube
-from bgrecord.replay.resolve import Resolution, marked_hits, resolve
+from bgrecord.replay.recovery import LOOK, MAX_REPAIRS, Repair, decide
+from bgrecord.replay.resolve import Resolution, marked_hits, physical, resolve
 from bgrecord.replay.results import Claims, outcome_result
 from bgrecord.replay.rules import RuleSet
 from bgrecord.replay.setup import read_setup
-from bgrecord.replay.state import GameReplay, GameResult, Step
+from bgrecord.replay.state import GameReplay, GameResult, Step, Stop
 
 ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 # what a cube action or result lost in a loose line (see Unreadable.loose) shows as at the next action
@@ -32,8 +39,7 @@ ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 _LOST_ACTION = frozenset({"double-unanswered", "answer-without-double", "answer-by-doubler"})
 
 
-class Stop(Exception):
-    """An error after which the game's course is unknown: stop checking it."""
+State = tuple[Any, ...]  # what GameReplayer.snapshot gives: the replay's whole state between two actions
 
 
 class GameReplayer:
@@ -56,6 +62,11 @@ class GameReplayer:
         self.claims = Claims(me)
         self.loose: list[Unreadable] = []  # loose lines met, each taken as a comment unless the next action fails for want of it
         self.pending: Unreadable | None = None  # the last loose line, until an action after it replays
+        self.repairs: dict[int, Repair] = {}  # what the record is taken to mean at each error, by the action's index
+        self.lenient = False  # the action at hand is taken as made, the rule it breaks aside (a repair's reading)
+        self.quiet = False  # a trial of a repair: nothing kept
+        self.work = 0  # actions replayed in trials: bounded (recovery.budget)
+        self.lost: set[int] = set()  # the loose lines that stay errors: the action after them failed for want of one
 
     # --- reporting ---
 
@@ -70,7 +81,13 @@ class GameReplayer:
 
     def stop(self, category: str, code: str, message: str, action: Action) -> None:
         self.issue(Severity.ERROR, category, code, message, action)
-        raise Stop
+        raise Stop(self.out.issues[-1])
+
+    def breach(self, category: str, code: str, message: str, action: Action) -> None:
+        """A rule the action breaks, where the action still says what was done: an error, or,
+        when a repair takes the action as made (``lenient``), nothing: the replay goes on."""
+        if not self.lenient:
+            self.stop(category, code, message, action)
 
     def name(self, player: int) -> str:
         return self.game.names[player] or ("the left player", "the right player")[player]
@@ -109,28 +126,152 @@ class GameReplayer:
     # --- the game ---
 
     def run(self) -> None:
-        action: Action | None = None
-        mark = 0
-        try:
-            for action in self.game.actions:
-                mark = len(self.out.issues)
-                self.act(action)
-                if self.pending is not None and action is not self.pending and not isinstance(action, Comment):
-                    self.pending = None  # the action after the loose line replays: the line held no action
-        except Stop:
-            lost = self.out.issues[mark:]
-            failed = next((i for i in lost if i.code in _LOST_ACTION), None)
-            if self.pending is not None and action is not self.pending and failed is not None:
-                del self.out.issues[mark:]  # the loose line may have held the action missed here: it stays the error, saying so
-                self.loose.remove(self.pending)
-                self.explain(self.pending, f"; the action after it fails ({failed.message}): it may hold a lost cube action")
-            at = next((i for i, done in enumerate(self.game.actions) if done is action), len(self.game.actions))
-            after = self.game.actions[at + 1 :]
-            self.loose += [later for later in after if isinstance(later, Unreadable) and later.loose]  # not checked: no defect told there
-            self.out.checked = False
-            self.issue(Severity.INFO, "structure", "not-checked", "the rest of this game is not checked", action)
+        self.initial = self.snapshot()
+        self.base = len(self.out.issues)  # the match's issues on the game, said before its own
+        while True:
+            try:
+                self.play_from(0, len(self.game.actions))
+                break
+            except Stop as stop:
+                self.repairs.update(self.repaired(stop))
+                self.restore(self.initial)  # the game replayed again from its start, with the repairs
         self.finish()
         self.keep_loose_lines()
+
+    def play_from(self, start: int, end: int) -> None:
+        """Actions ``start`` to ``end`` (exclusive), each as written or as its repair reads it;
+        :class:`Stop` at the first that fails, with its index."""
+        actions, repairs = self.game.actions, self.repairs
+        index = start
+        try:
+            if not repairs:  # the usual game: no error met
+                for index in range(start, end):
+                    action = actions[index]
+                    self.act(action)
+                    if self.pending is not None and action is not self.pending and not isinstance(action, Comment):
+                        self.pending = None  # the action after the loose line replays: the line held no action
+                return
+            while index < end:
+                repair = repairs.get(index)
+                if repair is not None:
+                    index = self.apply(repair, index)
+                    continue
+                action = actions[index]
+                self.act(action)
+                if self.pending is not None and action is not self.pending and not isinstance(action, Comment):
+                    self.pending = None
+                index += 1
+        except Stop as stop:
+            stop.index = index
+            raise
+
+    # --- repairs: the record read so that the replay goes on (bgrecord.replay.recovery) ---
+
+    def snapshot(self) -> State:
+        """The replay's state between two actions (what :meth:`restore` goes back to)."""
+        cube, claims, out = self.cube, self.claims, self.out
+        return (self.position, self.turn, self.unplayed, tuple(self.rolls), self.result, frozenset(self.inferred), self.before,
+                cube.value, cube.owner, cube.turned, cube.automatic, cube.offer, tuple(claims.lines), claims.offer,
+                tuple(self.loose), self.pending, len(out.issues), len(out.steps), out.checked)  # fmt: skip
+
+    def restore(self, state: State) -> None:
+        cube, claims, out = self.cube, self.claims, self.out
+        (self.position, self.turn, self.unplayed, rolls, self.result, inferred, self.before, cube.value, cube.owner, cube.turned,
+         cube.automatic, cube.offer, lines, claims.offer, loose, self.pending, issues, steps, out.checked) = state  # fmt: skip
+        self.rolls, self.inferred, claims.lines, self.loose = list(rolls), set(inferred), list(lines), list(loose)
+        del out.issues[issues:]
+        del out.steps[steps:]
+
+    def apply(self, repair: Repair, index: int) -> int:
+        """The action at ``index`` as ``repair`` reads it; the index of the next action to replay."""
+        actions = self.game.actions
+        action = actions[index]
+        if repair.issue is not None and not self.quiet:
+            self.out.issues.append(repair.issue)
+        if repair.then == "halt":
+            return self.halt(index, repair)
+        if self.keep_steps:
+            self.before = (self.cube.value, self.cube.owner, self.cube.offered)
+        steps = len(self.out.steps)
+        for player, dice, legal in repair.inserted:  # plays the record left out, before the action
+            self.position, self.turn = legal.position, 1 - player
+            self.rolls[player] += 1
+        if repair.then == "play" and isinstance(action, Roll):
+            self.roll(action, repair)
+        elif repair.then == "lenient":
+            self.lenient = True
+            try:
+                self.act(action)
+            finally:
+                self.lenient = False
+        elif repair.then == "act":
+            self.act(repair.action or action)
+        elif repair.then == "skip":
+            for left in actions[index : index + 1 + repair.skipped]:
+                self.step(left, "left-out", self.position)
+        for step in self.out.steps[steps:]:
+            if step.action is action or step.action is repair.action or repair.then == "skip":
+                step.repair = repair.said or "as written"
+        return index + 1 + repair.skipped
+
+    def halt(self, index: int, repair: Repair) -> int:
+        """The rest of the game from ``index`` is not checked: an info says so (and where the
+        replay could not follow, the position before the action that failed is the last shown)."""
+        actions = self.game.actions
+        action = actions[index]
+        if not self.quiet:
+            if self.keep_steps and isinstance(action, Roll) and self.position is not None:
+                player = action.player if action.player is not None else self.position.turn
+                self.out.steps.append(Step(action, "move", player, Position(self.position.sides, player), None, action.dice, None,
+                                           self.cube.value, self.cube.owner, self.out.score, self.cube.offered, "not checked"))  # fmt: skip
+            after = f" after the error at {repair.said}" if repair.said else ""
+            self.issue(Severity.INFO, "structure", "not-checked", f"the rest of this game is not checked: no reading of the record "
+                       f"replays past here{after} (checking resumes with the next game)", action)  # fmt: skip
+        self.loose += [later for later in actions[index + 1 :] if isinstance(later, Unreadable) and later.loose]  # not checked: no defect told there
+        self.out.checked = False
+        return len(actions)
+
+    def repaired(self, stop: Stop) -> dict[int, Repair]:
+        """The repair of the error ``stop`` (by its index): what the record is read to mean
+        there, or where checking stops."""
+        index = stop.index
+        lost = self.lost_action(stop)
+        if lost is not None:
+            return {index: lost}
+        last = max(self.repairs, default=None)
+        if last is not None and (index - last <= LOOK or any(isinstance(a, SetPosition) for a in self.game.actions[last:index])):
+            # it fails again within a few actions of the last repair, under every reading of it (a passage
+            # the record garbled), or after a board the producer set up from its own course past that error:
+            # the same cause, not a new defect; the game is not checked on
+            return {index: Repair(index, "halt", 0.0, said=f"line {self.game.actions[last].line}")}
+        if len(self.repairs) < MAX_REPAIRS and index not in self.repairs:
+            repair = decide(self, index, stop.issue)
+            if repair.index not in self.repairs and repair.index > max(self.repairs, default=-1):
+                return {repair.index: repair}
+        return {index: Repair(index, "halt", 0.0, issue=stop.issue)}
+
+    def lost_action(self, stop: Stop) -> Repair | None:
+        """After a loose line, an action that fails for want of a cube action: the line may have
+        held it. It stays the reader's error, saying so, and the game is not checked past it."""
+        pending, issue = self.pending, stop.issue
+        action = self.game.actions[stop.index]
+        if pending is None or action is pending or issue is None or issue.code not in _LOST_ACTION:
+            return None
+        self.lost.add(id(pending))
+        self.explain(pending, f"; the action after it fails ({issue.message}): it may hold a lost cube action")
+        return Repair(stop.index, "halt", 0.0)
+
+    def ended_cleanly(self) -> bool:
+        """Whether the game, replayed to its last action, agrees with its result lines (a trial's
+        last check: nothing is kept)."""
+        if self.result is None:
+            return True
+        issues = self.out.issues
+        mark = len(issues)
+        self.claims.check(self.result)
+        clean = not any(issue.severity is Severity.ERROR for issue in issues[mark:])
+        del issues[mark:]
+        return clean
 
     def explain(self, loose: Unreadable, why: str) -> None:
         for index, issue in enumerate(self.game.issues):
@@ -141,6 +282,8 @@ class GameReplayer:
         """Each loose line the game replayed consistently around: decoration, kept as a
         comment; the reader's error becomes a warning."""
         for loose in self.loose:
+            if id(loose) in self.lost:
+                continue
             for index, issue in enumerate(self.game.issues):
                 if issue.code == "unreadable" and issue.line == loose.line and issue.column == loose.column:
                     message = f"{loose.text[:60]!r} reads as no move, cube action or result, and the game replays consistently around it (or is not checked there): kept as a comment"
@@ -159,7 +302,7 @@ class GameReplayer:
                 self.loose.append(action)
                 self.pending = action
                 return
-            raise Stop  # the reader has reported it
+            raise Stop  # the reader has said it
         if (self.result is not None or self.unplayed is not None) and not isinstance(action, Result):
             if self.result is not None:
                 what = quoted(action.text) if action.text else type(action).__name__
@@ -191,8 +334,9 @@ class GameReplayer:
         assert player is not None
         if self.turn is not None and player != self.turn:
             if not self.closed_out(self.turn):
-                self.stop("structure", "turn-order", f"it is {self.name(self.turn)}'s turn, not {self.name(player)}'s", action)
-            self.issue(Severity.INFO, "move", "closed-out", f"{self.name(self.turn)} is closed out: the turn the record leaves out is a dance", action)
+                self.breach("structure", "turn-order", f"it is {self.name(self.turn)}'s turn, not {self.name(player)}'s", action)
+            else:
+                self.issue(Severity.INFO, "move", "closed-out", f"{self.name(self.turn)} is closed out: the turn the record leaves out is a dance", action)
             self.rolls[self.turn] += 1
             self.turn = player
         return player
@@ -205,22 +349,24 @@ class GameReplayer:
         position = Position(self.position.sides, player)
         return not any(position.can_play(dice) for dice in ROLLS)
 
-    def roll(self, action: Roll) -> None:
+    def roll(self, action: Roll, repair: Repair | None = None) -> None:
+        """A roll and its play; with ``repair``, the play that repair reads (the dice aside)."""
         cube = self.cube
         if cube.offer is not None:
             kind, _, _ = cube.offer
             if kind == "double" or action.player != self.turn:
-                self.stop("cube", "double-unanswered", "a roll while a double awaits its answer", action)
-            cube.accept()  # after a beaver or a raccoon, the doubler's roll accepts it
+                self.breach("cube", "double-unanswered", "a roll while a double awaits its answer", action)
+            cube.accept()  # after a beaver or a raccoon, the doubler's roll accepts it (as made: the double taken)
         player = action.player
         if player is None or player != self.turn:
             player = self.expect_turn(action, player)
         first, second = action.dice
-        if not (1 <= first <= 6 and 1 <= second <= 6):
-            self.stop("move", "bad-dice", f"dice {first}{second} are not two dice from 1 to 6", action)
+        bad = not (1 <= first <= 6 and 1 <= second <= 6)
+        if bad and repair is None:
+            self.breach("move", "bad-dice", f"dice {first}{second} are not two dice from 1 to 6", action)
         if self.turn is None:  # the opening roll
-            if first == second and not self.rules.opening_double:
-                self.stop("move", "opening-double", "the opening roll cannot be a double", action)
+            if first == second and not self.rules.opening_double and repair is None:
+                self.breach("move", "opening-double", "the opening roll cannot be a double", action)
             if self.position is None:
                 self.position = Position.start(self.rules.variant, player)
         before = self.position
@@ -228,23 +374,28 @@ class GameReplayer:
         if before.turn != player:
             before = Position(before.sides, player)
         self.rolls[player] += 1
-        if action.moves:
-            resolution = resolve(before, action.dice, action.moves)
-            play = resolution.play
-            if play is None:
-                self.illegal(action, before, resolution)
-                return
+        if repair is not None and repair.play is not None:
+            play = repair.play
+        elif action.moves:
+            resolution = resolve(before, action.dice, action.moves, hints=not self.quiet) if not bad else Resolution(None)
+            found = resolution.play
+            if found is None:
+                found = physical(before, action.dice, action.moves) if self.lenient else None
+                if found is None:
+                    self.illegal(action, before, resolution)
+                    return
+            play = found
             if resolution.ambiguous:
                 self.issue(Severity.WARNING, "move", "ambiguous-move", "the notation fits several plays; the first is taken", action)
-            if self.marks:
+            if self.marks and resolution.play is not None:
                 self.check_marks(action, play)
         else:
             dice = Dice(first, second)
-            can_move = before.can_play(dice)
+            can_move = not bad and before.can_play(dice)
             if action.note == "cannot move" and can_move:
                 example = before.legal_plays(dice)[0]
-                self.stop("move", "could-move", f"'Cannot Move', but {example} is legal (position {before.id()}, dice {dice})", action)
-            if can_move:  # bare dice or '???': rolled, then resigned; the next action must say so
+                self.breach("move", "could-move", f"'Cannot Move', but {example} is legal (position {before.id()}, dice {dice})", action)
+            elif can_move:  # bare dice or '???': rolled, then resigned; the next action must say so
                 self.unplayed = action
                 self.step(action, "move", before, action.dice, None)
                 self.turn = player
@@ -261,6 +412,8 @@ class GameReplayer:
 
     def illegal(self, action: Roll, before: Position, resolution: Resolution) -> None:
         error = resolution.error
+        if not Dice(*action.dice).is_valid:
+            self.stop("move", "bad-dice", f"dice {action.dice[0]}{action.dice[1]} are not two dice from 1 to 6", action)
         code = error.reason.code if error else Illegal.WRONG_DISTANCE.code
         hints = " or ".join(str(h) for h in resolution.hints)
         message = (error.message if error else "not a legal play") + f" (position {before.id()}, dice {Dice(*action.dice)})"
@@ -297,5 +450,6 @@ class GameReplayer:
         out = self.out
         out.cube, out.cube_owner = self.cube.value, self.cube.owner
         out.result = self.result
+        out.repaired = any(repair.then != "halt" for repair in self.repairs.values())
         if out.checked and self.result is not None:
-            self.claims.check(self.result)
+            self.claims.check(self.result, out.repaired)

@@ -302,6 +302,8 @@ class MatchReplayer:
         claimed = _claimed(out)
         by_claim = (keys[claimed[0]], claimed[1]) if claimed is not None else None
         by_replay = (keys[out.result.winner], out.result.points) if out.result is not None and out.checked else by_claim
+        if out.repaired and by_claim is not None:
+            by_replay = by_claim  # a result that rests on a repair: the record's own line stands
         if by_replay is None or any(issue.code == "resign-points" for issue in out.issues):
             # a game without an end (the record stops), or a resignation whose claimed points are no
             # resignation's: the next score line says where the match stands

@@ -131,15 +131,16 @@ def marked_hits(moves: Sequence[MoveToken]) -> frozenset[int]:
     return _written(tuple(moves)).marks
 
 
-def resolve(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken]) -> Resolution:
-    """The legal play the written moves mean, or why there is none."""
+def resolve(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken], hints: bool = True) -> Resolution:
+    """The legal play the written moves mean, or why there is none (with the nearest legal
+    plays, unless ``hints`` is False: a search that only asks whether a play is legal)."""
     literal = _written(tuple(moves)).play
     first_error, checked = position.check_play(rolled, literal)
     if checked is not None:  # written move by move, and legal: the usual case
         return _new_tuple(Resolution, (checked, None, False, ()))  # Resolution(checked), without its Python-level __new__: half the cost
     dice = Dice(*rolled)
     if len(literal.moves) > 8:  # no reading of so many moves can be legal: do not split them
-        return Resolution(None, first_error, False, nearest(position, dice, Play(literal.moves[:4])))
+        return Resolution(None, first_error, False, nearest(position, dice, moves[:4]) if hints else ())
     legal: dict[Position, LegalPlay] = {}
     plays = candidates(dice, moves)[1:]  # the first is the literal reading
     for play in plays:
@@ -149,7 +150,7 @@ def resolve(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken
         elif first_error is not None and first_error.reason is Illegal.WRONG_DISTANCE:
             first_error = error  # a move of one checker with both dice: say what stops it
     if not legal:
-        return Resolution(None, first_error, False, nearest(position, dice, literal))
+        return Resolution(None, first_error, False, nearest(position, dice, moves) if hints else ())
     options = list(legal.values())
     if len(options) == 1:
         return Resolution(options[0])
@@ -158,22 +159,115 @@ def resolve(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken
     return Resolution(fitting[0], None, len(fitting) > 1)
 
 
-def nearest(position: Position, dice: Dice, written: Play, count: int = 3) -> tuple[LegalPlay, ...]:
-    """The legal plays closest to what was written: fewest moves not written."""
-    wanted = list(written.moves)
+def nearest(position: Position, dice: Dice, moves: Sequence[MoveToken], count: int = 3) -> tuple[LegalPlay, ...]:
+    """The legal plays closest to what was written (see :func:`ranked`)."""
+    return tuple(option for _, option in ranked(position, dice, moves)[:count])
 
-    def distance(option: LegalPlay) -> tuple[int, str]:
-        left = list(wanted)
-        missing = 0
-        for move in option.play:
-            if move in left:
-                left.remove(move)
-            else:
-                missing += 1
-        return missing + len(left), str(option)
 
+def ranked(position: Position, dice: Sequence[int], moves: Sequence[MoveToken]) -> list[tuple[float, LegalPlay]]:
+    """The legal plays of ``dice`` (none for dice that are no dice), each with its distance from
+    what was written, closest first: 0.5 for what one usual slip of the pen makes of it (a point
+    one digit off, a point in the opponent's numbering 25-n, the whole play in the opponent's
+    numbering, the two dice's distances swapped; a little more for a point a checker left), else 1
+    and a quarter for each checker's end that differs. Plays are compared by where the mover's checkers end, so ``13/9`` is
+    ``13/10 10/9``."""
+    if not Dice(*dice).is_valid:
+        return []
+    mover = position.turn
     options = [option for option in position.legal_plays(dice) if option.play.moves]
-    return tuple(sorted(options, key=distance)[:count])
+    by_side: dict[tuple[int, ...], list[LegalPlay]] = {}
+    for option in options:
+        by_side.setdefault(option.position.sides[mover], []).append(option)
+    start = position.sides[mover]
+    cost: dict[int, float] = {}
+    for slips, steps in _variants(moves):
+        ends = _ends(start, steps)
+        for option in by_side.get(ends, ()) if ends is not None else ():
+            cost[id(option)] = min(cost.get(id(option), slips), slips)
+    written = _ends(start, [pair for token in moves for pair in token.pairs()], lenient=True)
+    found = []
+    for option in options:
+        if id(option) not in cost:
+            apart = sum(abs(a - b) for a, b in zip(written or start, option.position.sides[mover])) if written else 8
+            cost[id(option)] = 1 + apart / 4
+        found.append((cost[id(option)], option))
+    found.sort(key=lambda pair: (pair[0], str(pair[1])))
+    return found
 
 
-__all__ = ["Move", "Resolution", "candidates", "marked_hits", "nearest", "resolve"]
+def _ends(start: tuple[int, ...], steps: Sequence[tuple[int, int]], lenient: bool = False) -> tuple[int, ...] | None:
+    """Where the mover's checkers end after ``steps`` (no rule checked); None for a step off the
+    board (``lenient``: such a step left out)."""
+    side = list(start)
+    for source, target in steps:
+        if not 0 <= target < source <= BAR:
+            if lenient:
+                continue
+            return None
+        side[source] -= 1
+        side[target] += 1
+    return tuple(side)
+
+
+def _mirror(point: int) -> int:
+    """A point in the other player's numbering (the bar and off are the same words for both)."""
+    return point if point in (OFF, BAR) else BAR - point
+
+
+def _digit_slips(point: int) -> set[int]:
+    """The points a slip of one digit makes of ``point``: a digit changed, added or left out."""
+    text = str(point)
+    found = set()
+    for index in range(len(text) + 1):
+        for digit in "0123456789":
+            found.add(text[:index] + digit + text[index + 1 :])  # changed (or added at the end)
+            found.add(text[:index] + digit + text[index:])  # added
+        found.add(text[:index] + text[index + 1 :])  # left out
+    return {int(slip) for slip in found if slip and len(slip) <= 2} - {point}
+
+
+def _variants(moves: Sequence[MoveToken]) -> Iterator[tuple[float, list[tuple[int, int]]]]:
+    """What the writer may have meant, as steps, with the slips it takes: the play as written,
+    then each slip of the pen."""
+    points = [list(token.points) for token in moves]
+
+    def steps(chains: list[list[int]]) -> list[tuple[int, int]]:
+        return [pair for chain, token in zip(chains, moves) for pair in list(zip(chain, chain[1:])) * token.repeat]
+
+    yield 0.0, steps(points)
+    yield 0.5, steps([[_mirror(point) for point in chain] for chain in points])  # the opponent's numbering
+    for at, chain in enumerate(points):
+        for place, point in enumerate(chain):
+            for slip in sorted(_digit_slips(point) | {_mirror(point)}):
+                changed = [list(c) for c in points]
+                changed[at][place] = slip
+                yield 0.5 if place else 0.55, steps(changed)  # where a checker went is mistyped more than where it stood
+    singles = [at for at, chain in enumerate(points) if len(chain) == 2 and moves[at].repeat == 1]
+    if len(singles) == 2:  # the two dice's distances swapped: 24/20 13/7 for 24/18 13/9
+        (a, b), (c, d) = points[singles[0]], points[singles[1]]
+        swapped = [list(chain) for chain in points]
+        swapped[singles[0]], swapped[singles[1]] = [a, a - (c - d)], [c, c - (a - b)]
+        yield 0.5, steps(swapped)
+
+
+def physical(position: Position, rolled: Sequence[int], moves: Sequence[MoveToken]) -> LegalPlay | None:
+    """The written play made as written, the dice aside: every checker moved where the record
+    says, a hop of one to six pips at a time, each hop possible on the board (a checker there,
+    the bar first, the point open, bearing off only when all are home). None when it cannot be."""
+    if sum(len(token.points) - 1 for token in moves) > 8:
+        return None  # more moves than any roll has
+    for play in candidates(Dice(*rolled), moves)[:16]:
+        hits = []
+        after = position
+        try:
+            for move in play.moves:
+                bar = after.sides[1 - after.turn][BAR]
+                after = after.play(Play((move,))).swap_turn()
+                hits.append(after.sides[1 - after.turn][BAR] > bar)
+        except ValueError:
+            continue
+        return LegalPlay(play, after.swap_turn(), tuple(hits))
+    return None
+
+
+__all__ = ["Move", "Resolution", "candidates", "marked_hits", "nearest", "physical", "ranked", "resolve"]

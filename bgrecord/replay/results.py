@@ -37,6 +37,7 @@ class Claims:
     def __init__(self, game: ReplayingWithCube) -> None:
         self.game = game
         self.lines: list[Result] = []
+        self.doubt = False  # the game's result rests on a repair (see check)
         self.offer: tuple[int, int | None, Result] | None = None  # a resignation offered: (who, level, the offer)
 
     def act(self, action: Result) -> None:
@@ -143,9 +144,12 @@ class Claims:
             return {points}
         return {points, needed, min(points, self.game.length)}
 
-    def check(self, result: GameResult) -> None:
-        """The result lines against the game's result."""
+    def check(self, result: GameResult, repaired: bool = False) -> None:
+        """The result lines against the game's result. In a game replayed past an error by a
+        repair (``repaired``) the result rests on that reading: a line that disagrees is a
+        warning, and the line stands for the score."""
         game = self.game
+        self.doubt = repaired
         wins = [c for c in self.lines if c.kind == "win"]
         if not wins and game.match.format != "sgf":  # SGF's RE is optional
             last = game.game.actions[-1] if game.game.actions else None
@@ -157,11 +161,10 @@ class Claims:
                 game.issue(Severity.WARNING, "result", "match-not-won",
                            f"'and the match', but {game.name(result.winner)} reaches {game.length - needed + result.points} of {game.length}", claim)  # fmt: skip
             if claim.kind == "win" and claim.player != result.winner:
-                game.issue(Severity.ERROR, "result", "result-winner", f"{game.name(result.winner)} won this game, not {game.name(claim.player or 0)}", claim)
+                self.wrong("result-winner", f"{game.name(result.winner)} won this game, not {game.name(claim.player or 0)}", claim)
             elif claim.kind == "loss" and claim.player == result.winner:
                 # a Losses line without a row number is placed by its indent alone
-                severity = Severity.ERROR if claim.number is not None else Severity.WARNING
-                game.issue(severity, "result", "losses-side", f"the 'Losses' line stands on the side of {game.name(result.winner)}, who won", claim)
+                self.wrong("losses-side", f"the 'Losses' line stands on the side of {game.name(result.winner)}, who won", claim, claim.number is not None)
             elif result.ended_by == "bearoff" and claim.points and claim.points % result.kind == 0 and game.cube.automatic_start(claim.points // result.kind, claim):
                 result.points = claim.points
             elif game.jacoby_unknown(result) and claim.points in (game.cube.value, result.kind * game.cube.value):
@@ -176,4 +179,11 @@ class Claims:
         cube = game.cube.value
         how = {"bearoff": f"a {KINDS[result.kind]} with the cube at {cube}" + (" (Jacoby: counts single)" if game.jacoby_single() and result.kind > 1 else ""),
                "drop": f"a dropped double (the cube was at {result.points})", "resign": "the resignation"}[result.ended_by]  # fmt: skip
-        game.issue(Severity.ERROR, "result", "result-points", f"{result.points} point{'s' if result.points != 1 else ''} for {how}, not {claim.points}", claim)
+        self.wrong("result-points", f"{result.points} point{'s' if result.points != 1 else ''} for {how}, not {claim.points}", claim)
+
+    def wrong(self, code: str, message: str, claim: Result, error: bool = True) -> None:
+        """A result line the replay disagrees with: an error, or a warning where the game's
+        result rests on a repair (the line may be right, and the reading wrong)."""
+        if self.doubt:
+            error, message = False, f"{message} (as replayed past an error, by a repair: the line may be right, and the repair wrong)"
+        self.game.issue(Severity.ERROR if error else Severity.WARNING, "result", code, message, claim)

@@ -32,6 +32,7 @@ class Step:
     cube_owner: int | None
     score: tuple[int, int]
     offered: int | None = None  # the cube on offer before the action (a double, beaver or raccoon)
+    repair: str | None = None  # the reading a repair took of the action (an error says why), "not checked" where the replay stopped; None: as written
 
 
 @dataclass(slots=True)
@@ -57,9 +58,20 @@ class GameReplay:
     issues: list[Issue] = field(default_factory=list)
     result: GameResult | None = None
     checked: bool = True  # False when an error stopped the checking
+    repaired: bool = False  # the replay went on past an error by a repair: its result rests on that reading
     cube: int = 1
     cube_owner: int | None = None
     crawford_unknown: bool = False  # the record starts after the Crawford game may have been played
+
+
+class Stop(Exception):
+    """An action that does not replay as written. ``issue`` is the error said (None where the
+    reader said it), ``index`` the action's place in its game, once known."""
+
+    def __init__(self, issue: Issue | None = None) -> None:
+        super().__init__()
+        self.issue = issue
+        self.index = -1
 
 
 class Replaying(Protocol):
@@ -77,9 +89,11 @@ class Replaying(Protocol):
     unplayed: Roll | None
     rolls: list[int]
     result: GameResult | None
+    lenient: bool
 
     def issue(self, severity: Severity, category: str, code: str, message: str, action: Action | None) -> None: ...
     def stop(self, category: str, code: str, message: str, action: Action) -> None: ...
+    def breach(self, category: str, code: str, message: str, action: Action) -> None: ...
     def name(self, player: int) -> str: ...
     def infer(self, rule: str, message: str, action: Action | None) -> None: ...
     def step(self, action: Action, kind: str, before: Position | None, dice: tuple[int, int] | None = None, play: LegalPlay | None = None) -> None: ...
