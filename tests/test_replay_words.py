@@ -32,31 +32,61 @@ def replay_text(text: str, *options: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_an_illegal_play_is_said_at_its_step_and_the_rest_is_given_as_written() -> None:
-    code, out = replay_text(ILLEGAL, "--no-board")
+def test_an_illegal_play_is_said_at_its_step_with_the_reading_the_replay_goes_on_from() -> None:
+    code, out = replay_text(ILLEGAL, "--board", "words")
+    lines = out.splitlines()
+    at = lines.index("Game 1, move 2: Alice rolls 6-4 and plays 24/18 13/8, as written; replayed as 24/18 13/9.")
+    assert "error[wrong-distance] 13/8: the distance matches no unused die" in lines[at + 1] and "did you mean" in lines[at + 1]
+    assert lines[at + 1].endswith("; replayed as 24/18 13/9")
+    # the board at the error is the one before the play that failed: Alice's side after the opening
+    assert lines[at + 2] == lines[at - 1] and "Alice: 2 on the 24 point, 5 on the 13, 2 on the 8" in lines[at + 2]
+    assert lines[at + 3] == "Game 1, move 2: Bob rolls 5-1 and plays 13/8 6/5."  # checked on from there
+    assert lines[at + 5] == "Game 1, move 3: Alice rolls 2-1 and plays 13/11 6/5."
+    assert "Game 2 of a 3 point match: Alice 1, Bob 0." in lines and code == 1
+
+
+GARBLED = ILLEGAL.replace("  3) 21: 13/11 6/5\n", "  3) 21: 3/1 2/1                 11: 2/1 2/1 1/0 1/0\n")
+
+
+def test_where_no_reading_replays_the_rest_is_given_as_written() -> None:
+    code, out = replay_text(GARBLED, "--no-board")
     lines = out.splitlines()
     at = lines.index("Game 1, move 2: Alice rolls 6-4 and plays 24/18 13/8, as written (not checked).")
-    assert "error[wrong-distance] 13/8: the distance matches no unused die" in lines[at + 1] and "did you mean" in lines[at + 1]
+    assert "error[wrong-distance]" in lines[at + 1] and "replayed" not in lines[at + 1]
     assert "info[not-checked] the rest of this game is not checked" in lines[at + 2]
     assert lines[at + 3] == "Game 1, move 2: Bob rolls 5-1 and plays 13/8 6/5, as written (not checked)."
-    assert lines[at + 4] == "Game 1, move 3: Alice rolls 2-1 and plays 13/11 6/5, as written (not checked)."
-    assert lines[at + 5] == "Game 1: Alice: Wins 1 point, as written."
+    assert lines[at + 4] == "Game 1, move 3: Alice rolls 2-1 and plays 3/1 2/1, as written (not checked)."
     assert "Game 2 of a 3 point match: Alice 1, Bob 0." in lines and code == 1
 
 
 def test_defects_reach_programs_and_the_viewer_too() -> None:
     records = list(step_records(ILLEGAL))
     wrong = next(r for r in records if any(i.code == "wrong-distance" for i in r.issues))
-    assert wrong.to_json()["checked"] is False and wrong.to_json()["issues"][0]["code"] == "wrong-distance"
+    line = wrong.to_json()
+    assert line["checked"] is True and line["issues"][0]["code"] == "wrong-distance"
+    assert (line["written"], line["repair"], line["play"]) == ("64: 24/18 13/8", "as 24/18 13/9", "24/18 13/9")
+    assert line["position_id"] == wrong.position.id()  # type: ignore[union-attr]  # the position before the play that failed
     said: list[str] = []
     viewer = Viewer(records, said.append, lambda prompt: "")
     viewer.start()
     assert said[-1].startswith("8 steps in 2 games. The record has 1 error: E goes to each.")
     viewer.handle("e")
-    assert said[-1].startswith("Game 1, move 2: Alice rolls 6-4 and plays 24/18 13/8, as written (not checked). Error, wrong-distance: 13/8")
+    assert said[-1].startswith("Game 1, move 2: Alice rolls 6-4 and plays 24/18 13/8, as written; replayed as 24/18 13/9. Error, wrong-distance: 13/8")
     viewer.handle("t")
-    assert said[-1] == "Not known: the replay could not follow the record here."
-    viewer.handle("w")
+    assert said[-1] == "Bob is on roll."
+    for key, words in (("w", "Points from Alice's side. Alice: 2 on the 24 point, 5 on the 13, 2 on the 8"), ("p", "Pip counts: Alice 163, Bob 161.")):
+        viewer.handle(key)
+        assert said[-1].startswith("Before this step, as the record does not replay as written here.") and words in said[-1], (key, said[-1])
+    shown = len(said)
+    viewer.handle("v")
+    assert said[shown].startswith("Before this step") and said[shown + 1].startswith(" GNU Backgammon  Position ID: mGfwATCwZ/ABMA")
+    garbled = Viewer(list(step_records(GARBLED)), said.append, lambda prompt: "")
+    garbled.handle("e")
+    assert said[-1].startswith("Game 1, move 2: Alice rolls 6-4 and plays 24/18 13/8, as written (not checked). Error, wrong-distance")
+    garbled.handle("w")  # the position before the play where the replay stopped
+    assert said[-1].startswith("Before this step, as the record does not replay as written here. Points from Alice's side.")
+    garbled.handle("enter")
+    garbled.handle("w")
     assert said[-1] == "No board here: the replay could not follow the record."
 
 

@@ -3,9 +3,11 @@ position and match IDs of the state before it, a sentence that says it in words,
 issues that stand at it.
 
 ``step_records(path)`` feeds ``bgrecord replay``: its JSON lines, its text, the keyboard viewer
-and the HTML page all read these records. Nothing is left out: after an error the replay
-cannot follow, the rest of the game is given as written (``checked`` False, no position);
-issues that stand on no action (a wrong score line, the header's) go to the next action.
+and the HTML page all read these records. Nothing is left out: an action that does not replay
+as written keeps the position before it, what was written and how the replay read it (its
+``repair``); after an error no reading gets past, the rest of the game is given as written
+(``checked`` False, no position); issues that stand on no action (a wrong score line, the
+header's) go to the next action.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from bgrecord.writing.writers import ids_json, notation, step_ogids, step_state
 
 Annotator = Callable[[MatchRecord, GameReplay, list[tuple[int, Step, "StepRecord"]]], None]
 
-ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "setup")
+ACTIONS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept-resign", "reject-resign", "win", "setup", "left-out")
+# ("left-out": an action a repair reads as not done, a row written twice...: shown as what it says, with its repair)
 _AT_THE_END = ("unfinished-game", "match-unfinished", "no-result")  # notices about how a game or match ends
 
 
@@ -66,6 +69,8 @@ class StepRecord:
     game_over: bool = False  # the game ended with this action
     column: int | None = None  # where the action stands on its line (None in a binary file)
     analysis: list[dict[str, Any]] | None = None  # the decisions analysed at this step, when an analysis is at hand
+    written: str | None = None  # the action as written, where the replay read it otherwise (see repair)
+    repair: str | None = None  # how the replay read an action that does not replay as written ("as 24/18 13/9"), or "not checked"
 
     @property
     def name(self) -> str:
@@ -76,6 +81,12 @@ class StepRecord:
     def length(self) -> int:
         return self.match_state.length
 
+    @property
+    def board(self) -> Position | None:
+        """The board to show at this step: after it, but before it where the action does not
+        replay as written (the position the director needs to see), or where nothing follows."""
+        return self.position if self.repair is not None or self.after is None else self.after
+
     def to_json(self) -> dict[str, Any]:
         position = self.position
         return {
@@ -84,6 +95,7 @@ class StepRecord:
             "dice": list(self.dice) if self.dice else None, "play": self.play,
             **ids_json(position, self.match_state, self.ogid), "pips": list(position.pips()) if position else None,
             "cube": self.cube, "cube_owner": self.cube_owner, "score": list(self.score), "checked": self.checked,
+            "written": self.written, "repair": self.repair,
             "issues": [{"severity": i.severity.value, "code": i.code, "message": i.message, "line": i.line, "column": i.column}
                        for i in self.issues],
             **({"analysis": self.analysis} if self.analysis is not None else {}),
@@ -180,20 +192,23 @@ class _Game:
         player = step.player
         name, opponent = (self.names[player], self.names[1 - player]) if player is not None else ("", "")
         cube_after, owner_after = _cube_after(step)
-        played = notation(step.play) if step.play is not None else ("" if step.kind == "move" else None)
+        played = notation(step.play) if step.play is not None else ("" if step.kind == "move" and step.repair is None else None)
+        kind = _kind_of(step.action) if step.kind == "left-out" else step.kind  # a left-out action shows as what it says
         record = StepRecord(
-            self.number, step.action.number, step.action.line, player, self.names, step.kind, step.dice, played,
+            self.number, step.action.number, step.action.line, player, self.names, kind, step.dice, played,
             position, state, ogid, step.cube, step.cube_owner, step.score, action_words(step, name, opponent, out.result, played),
             step.after, step.play, [], cube_after=cube_after, cube_owner_after=owner_after,
             match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit, column=step.action.column,
+            written=one_line(step.action.text.strip()) if step.repair is not None else None, repair=step.repair,
         )  # fmt: skip
+        record.checked = step.repair != "not checked"
         record.game_over = step.kind in ("win", "drop") or (step.kind == "accept-resign" and out.result is not None)
         return record
 
     def unchecked_record(self, action: Action) -> StepRecord:
         player = action.player
         name = self.names[player] if player is not None else "?"
-        kind = "move" if isinstance(action, Roll) else action.kind if isinstance(action, (CubeAction, Result)) else "comment"
+        kind = _kind_of(action)
         state = MatchState(length=self.length, score=self.out.score, crawford=self.out.crawford)
         return StepRecord(
             self.number, action.number, action.line, player, self.names, kind,
@@ -202,6 +217,11 @@ class _Game:
             cube_owner_after=self.out.cube_owner, match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit,
             column=action.column,
         )  # fmt: skip
+
+
+def _kind_of(action: Action) -> str:
+    """What an action says it is, as a step's ``action``: move, double, take..., win."""
+    return "move" if isinstance(action, Roll) else action.kind if isinstance(action, (CubeAction, Result)) else "comment"
 
 
 def _place(issue: Issue, made: list[StepRecord]) -> int:

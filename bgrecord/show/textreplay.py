@@ -1,6 +1,6 @@
 """``bgrecord replay --format text``: each step in words, the issues that stand at it, and the
-board after it (GNU Backgammon's ASCII drawing with the cube as it stands, or the board in
-words for a screen reader)."""
+board after it, or before it where the action does not replay as written (GNU Backgammon's
+ASCII drawing with the cube as it stands, or the board in words for a screen reader)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,16 @@ def heading(record: StepRecord) -> str:
     return f"Game {record.game}" + (f", move {record.move}" if record.move else "")
 
 
-def ascii_after(record: StepRecord) -> str:
-    """The board after ``record`` as gnubg draws it, with the cube, score and length."""
-    assert record.after is not None
-    on_roll = record.after.turn
-    state = MatchState(cube=record.cube_after, cube_owner=record.cube_owner_after, player=on_roll, turn=on_roll,
-                       crawford=record.match_state.crawford, length=record.length, score=record.score)  # fmt: skip
-    return ascii_board(record.after, state, record.names)
+def ascii_shown(record: StepRecord) -> str:
+    """The board of ``record`` (:attr:`StepRecord.board`: after it, or before an action that does
+    not replay as written) as gnubg draws it, with the cube as it stands there, score and length."""
+    position = record.board
+    assert position is not None
+    after = position is record.after
+    on_roll = position.turn
+    state = MatchState(cube=record.cube_after if after else record.cube, cube_owner=record.cube_owner_after if after else record.cube_owner,
+                       player=on_roll, turn=on_roll, crawford=record.match_state.crawford, length=record.length, score=record.score)  # fmt: skip
+    return ascii_board(position, state, record.names)
 
 
 def text_lines(record: StepRecord, board: str = "ascii") -> list[str]:
@@ -35,8 +38,8 @@ def text_lines(record: StepRecord, board: str = "ascii") -> list[str]:
 
         lines.append(f" {analysis_words(record.analysis)}")
     lines += [f" {issue}" for issue in record.issues]
-    if board != "none" and record.after is not None and record.action in _SHOWN:
-        lines.append(f" {board_words(record.after, record.names)}" if board == "words" else ascii_after(record).rstrip("\n"))
+    if board != "none" and record.board is not None and record.action in _SHOWN:
+        lines.append(f" {board_words(record.board, record.names)}" if board == "words" else ascii_shown(record).rstrip("\n"))
     if record.closing:
         lines.append(f"{record.closing}.")
     return lines

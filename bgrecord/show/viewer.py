@@ -14,7 +14,7 @@ from typing import Callable, Iterator, TextIO
 
 from bgrecord.formats.numbers import number
 from bgrecord.show.steps import StepRecord
-from bgrecord.show.textreplay import ascii_after, heading
+from bgrecord.show.textreplay import ascii_shown, heading
 from bgrecord.show.words import board_words, dice_words, game_heading, point_words
 
 # (key, its name as said in the help, what it does)
@@ -238,22 +238,28 @@ class Viewer:
         self.say(f"The cube is at {record.cube_after}, {owner}{offered}.")
 
     def board_needed(self) -> StepRecord | None:
+        """The step shown, where it has a board (:attr:`StepRecord.board`: after the step, or before
+        an action that does not replay as written, which the words then say)."""
         record = self.current
-        if record is None or record.after is None:
+        if record is None or record.board is None:
             self.say("No board here: no step shown yet." if record is None else "No board here: the replay could not follow the record.")
             return None
         return record
 
+    def before_said(self, record: StepRecord) -> str:
+        """Where the board shown stands before the step (the action did not replay as written)."""
+        return "Before this step, as the record does not replay as written here. " if record.board is not record.after else ""
+
     def pips(self) -> None:
         record = self.board_needed()
         if record is not None:
-            pips = record.after.pips()  # type: ignore[union-attr]
-            self.say(f"Pip counts: {record.names[0]} {pips[0]}, {record.names[1]} {pips[1]}.")
+            pips = record.board.pips()  # type: ignore[union-attr]
+            self.say(f"{self.before_said(record)}Pip counts: {record.names[0]} {pips[0]}, {record.names[1]} {pips[1]}.")
 
     def board_in_words(self) -> None:
         record = self.board_needed()
         if record is not None:
-            self.say(board_words(record.after, record.names))  # type: ignore[arg-type]
+            self.say(self.before_said(record) + board_words(record.board, record.names))  # type: ignore[arg-type]
 
     def one_point(self) -> None:
         record = self.board_needed()
@@ -264,12 +270,14 @@ class Viewer:
         if chosen is None or chosen == 0:
             self.say(f"There is no point {answer[:20] or 'given'}: the points are 1 to 24, and the bar.")
             return
-        self.say(point_words(record.after, record.names, chosen))  # type: ignore[arg-type]
+        self.say(self.before_said(record) + point_words(record.board, record.names, chosen))  # type: ignore[arg-type]
 
     def board(self) -> None:
         record = self.board_needed()
         if record is not None:
-            for line in ascii_after(record).splitlines():
+            if self.before_said(record):
+                self.say(self.before_said(record).rstrip())
+            for line in ascii_shown(record).splitlines():
                 self.say(line)
 
 

@@ -32,6 +32,8 @@ _SAID = {"resign": "{name} resigns", "accept-resign": "{name} accepts the resign
 def action_words(step: Step, name: str, opponent: str, result: GameResult | None = None, played: str | None = None) -> str:
     """The action in one plain sentence (``played``: the play's :func:`notation`, when made already)."""
     kind = step.kind
+    if step.repair is not None:
+        return repaired_words(step, name)
     if kind == "move" and step.dice is not None:
         rolled = f"{name} rolls {dice_words(step.dice)}"
         play = step.play
@@ -56,6 +58,20 @@ def action_words(step: Step, name: str, opponent: str, result: GameResult | None
         how = {"bearoff": f"a {KINDS[result.kind]}", "drop": "on the dropped double", "resign": f"a resigned {KINDS[result.kind]}"}
         return f"{name} wins {how[result.ended_by]}: {plural(result.points, 'point')}"
     return f"{name}: {one_line(step.action.text.strip())}"
+
+
+def repaired_words(step: Step, name: str) -> str:
+    """An action that does not replay as written: what the record says, and how the replay read it
+    (``24/18 13/9``; ``left out``...), or that the replay stops there."""
+    if step.repair == "not checked":
+        return unchecked_words(step.action, name)
+    action = step.action
+    if isinstance(action, Roll) and action.dice is not None:
+        written = one_line(" ".join(token.text for token in action.moves) or action.note or "no move")
+        said = f"{name} rolls {dice_words(action.dice)} and plays {written}"
+    else:
+        said = f"{name}: {one_line(action.text.strip())}"
+    return f"{said}, as written; replayed {one_line(step.repair or '')}"
 
 
 def unchecked_words(action: Action, name: str) -> str:
