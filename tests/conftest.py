@@ -45,15 +45,20 @@ def gnubg() -> str:
 ARCHIVE = CORPUS / "real-archives"
 
 
+ADDED_LABELS = DATA / "real-archives-labels.tsv"  # rows this project added, each with its reason (the shared file is read-only)
+
+
 def archive_labels() -> tuple[dict[tuple[str, int], set[str]], list[tuple[str, int, str]]]:
-    """The labelled archive's verdicts: labels.tsv as {(path, line): labels} (true, false,
-    repeat), and must-find.tsv as (path, line, code) rows; paths are relative to ARCHIVE."""
+    """The labelled archive's verdicts: labels.tsv (and the rows of ADDED_LABELS: places first told
+    by a later check, labelled here with why) as {(path, line): labels} (true, false, repeat), and
+    must-find.tsv as (path, line, code) rows; paths are relative to ARCHIVE."""
     if not (ARCHIVE / "labels.tsv").exists():
         pytest.skip(f"corpus absent: {ARCHIVE}")
     labels: dict[tuple[str, int], set[str]] = {}
-    with (ARCHIVE / "labels.tsv").open(encoding="utf-8", newline="") as rows:
-        for row in csv.DictReader(rows, delimiter="\t"):
-            labels.setdefault((row["path"], int(row["line"])), set()).add(row["label"])
+    for path in (ARCHIVE / "labels.tsv", ADDED_LABELS):
+        with path.open(encoding="utf-8", newline="") as rows:
+            for row in csv.DictReader(rows, delimiter="\t"):
+                labels.setdefault((row["path"], int(row["line"])), set()).add(row["label"])
     with (ARCHIVE / "must-find.tsv").open(encoding="utf-8", newline="") as rows:
         must = [(row["path"], int(row["line"]), row["code"]) for row in csv.DictReader(rows, delimiter="\t")]
     return labels, must

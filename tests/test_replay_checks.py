@@ -70,7 +70,7 @@ def test_the_crawford_game_and_post_crawford_games() -> None:
     assert ("error", "crawford-double", 18) not in found(text, "crawford=off")
 
 
-def test_header_scores_follow_the_players_by_name() -> None:
+def test_header_scores_follow_the_players_by_name_and_a_slip_of_the_names_is_told_apart() -> None:
     text = (
         " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n" + OPENING
         + "  2)  Doubles => 2                Drops\n      Wins 1 point\n"
@@ -78,9 +78,13 @@ def test_header_scores_follow_the_players_by_name() -> None:
         + "  2)  Doubles => 2                Drops\n      Wins 1 point\n"  # Bob, on the left now, wins 1
         "\n Game 3\n Alice : 2                      Bob : 0\n"
     )
-    assert found(text) == [("error", "header-score", 16)]
+    # game 3's score follows the columns (the left player, Alice, won game 2): game 2's score line swapped
+    # its names with their scores, a slip said there; nobody is credited wrongly, and game 3's line is right
+    assert found(text) == [("warning", "names-order", 10)]
+    games = list(replay(read_match(text)))
+    assert games[1].game.names == ("Alice", "Bob") and games[1].score == (1, 0) and games[1].result.winner == 0  # type: ignore[union-attr]
     right = text.replace(" Alice : 2                      Bob : 0", " Alice : 1                      Bob : 1")
-    assert found(right) == []
+    assert found(right) == []  # here Bob won game 2 from the left: the columns did swap
 
 
 def test_a_game_after_the_match_was_won() -> None:

@@ -29,6 +29,7 @@ from bgrecord.replay.cube import Cube
 from bgrecord.replay.recovery import LOOK, MAX_REPAIRS, Repair, decide
 from bgrecord.replay.resolve import Resolution, marked_hits, physical, resolve
 from bgrecord.replay.results import Claims, outcome_result
+from bgrecord.replay.rows import row_issues
 from bgrecord.replay.rules import RuleSet
 from bgrecord.replay.setup import read_setup
 from bgrecord.replay.state import GameReplay, GameResult, Step, Stop
@@ -451,5 +452,8 @@ class GameReplayer:
         out.cube, out.cube_owner = self.cube.value, self.cube.owner
         out.result = self.result
         out.repaired = any(repair.then != "halt" for repair in self.repairs.values())
+        if self.game.raw:  # the row numbers (a text's): where a row is missing or written twice, its error says them
+            told = [self.game.actions[index].line for index, repair in self.repairs.items() if repair.code in ("skipped-row", "duplicate-row")]
+            out.issues += row_issues(self.match, self.game, told)
         if out.checked and self.result is not None:
             self.claims.check(self.result, out.repaired)

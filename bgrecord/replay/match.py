@@ -28,6 +28,7 @@ from typing import Iterator
 from bgrecord.core.position import Variant
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition
+from bgrecord.replay.columns import Columns
 from bgrecord.replay.game import GameReplayer
 from bgrecord.replay.repeats import OpeningRuns, Repeats, opening_failure
 from bgrecord.replay.rules import RuleSet, rules_for
@@ -58,6 +59,9 @@ class MatchReplayer:
         self.match_over = False
         self.past_end = False  # games follow the one that won the match
         self.marks_seen = False
+        self.columns = Columns(match)  # who played each game (the score lines' names, their slips told apart)
+        # a game whose score line swaps the columns with their scores: the afters were it a slip, the game, and it so read
+        self.swapped: tuple[tuple[dict[str, int] | None, ...], GameReplay, GameRecord] | None = None
 
     def issue(self, out: GameReplay, severity: Severity, category: str, code: str, message: str,
               line: int | None = None, column: int | None = None) -> None:
@@ -135,8 +139,12 @@ class MatchReplayer:
 
     def play(self, game: GameRecord) -> GameReplay:
         """``game`` replayed, its score checked."""
+        self.judge_swap(game)
+        game, slip, swapped = self.columns.read(game, self.after)
         score, crawford, post, unknown = self.score(game)
         out = GameReplay(game, score, crawford, post, crawford_unknown=unknown)
+        if slip is not None:
+            out.issues.append(slip)
         self.check_score(out)
         if game.number is not None:
             self.check_number(out)
@@ -148,7 +156,33 @@ class MatchReplayer:
             out = self.other_start(out, before, marks)
         self.openings.judge(out, self.held)
         self.settle(out)
+        if swapped is not None:
+            other = replace(out, game=swapped, score=(out.score[1], out.score[0]))
+            self.swapped = (self.afters(other), out, swapped)
         return out
+
+    def judge_swap(self, game: GameRecord) -> None:
+        """The game before swapped the columns with their scores: where ``game``'s score line follows
+        the columns and not the names, that was a slip (the whole cells swapped), and the game before
+        is read with the columns; else the columns did swap."""
+        if self.swapped is None:
+            return
+        afters, held, swapped = self.swapped
+        self.swapped = None
+        written = game.scores
+
+        def fits(scores: tuple[dict[str, int] | None, ...]) -> bool:
+            return any(written == self.expected(game, after) for after in scores if after)
+
+        slip = None not in written and fits(afters) and not fits((self.after, self.claimed_after, self.counted_after, self.net_after))
+        said = self.columns.judge(held.game, swapped, slip)
+        if said is not None:
+            self.after, self.claimed_after, self.counted_after, self.net_after = afters
+            self.judge_end()
+            held.issues.append(said)
+            held.game, held.score = swapped, (held.score[1], held.score[0])
+            for step in held.steps:
+                step.score = held.score
 
     def other_start(self, out: GameReplay, before: list[Issue], marks: bool) -> GameReplay:
         """A game that fails at its first move, where the record names no variant: replayed from
@@ -296,8 +330,21 @@ class MatchReplayer:
 
     def settle(self, out: GameReplay) -> None:
         """The score after ``out``: its score plus its result (as replayed, else as claimed),
-        and beside it the score by the result the record claims. The match is over when both
+        and beside it the score by the result the record claims. The match is over when all
         say so (a wrong result line is one error, not a second one at the next game)."""
+        self.after, self.claimed_after, self.counted_after, self.net_after = self.afters(out)
+        self.counted_before = None
+        self.judge_end()
+
+    def judge_end(self) -> None:
+        """Whether the match is over: when the score carried, the result claimed and the count (where
+        a score line was wrong) all say so."""
+        if self.length and self.after and self.claimed_after and self.counted_after:
+            self.match_over = all(max(after.values()) >= self.length for after in (self.after, self.claimed_after, self.counted_after))
+
+    def afters(self, out: GameReplay) -> tuple[dict[str, int] | None, ...]:
+        """The scores after ``out`` (see :meth:`settle`): carried, claimed, by the count, and the
+        money session's running net; all None where the next score line must say."""
         keys = _keys(out.game)
         claimed = _claimed(out)
         by_claim = (keys[claimed[0]], claimed[1]) if claimed is not None else None
@@ -307,19 +354,14 @@ class MatchReplayer:
         if by_replay is None or any(issue.code == "resign-points" for issue in out.issues):
             # a game without an end (the record stops), or a resignation whose claimed points are no
             # resignation's: the next score line says where the match stands
-            self.after = self.claimed_after = self.counted_after = self.net_after = None
-            return
-        self.after = self.add(out, by_replay)
-        self.claimed_after = self.add(out, by_claim or by_replay)
-        self.counted_after = self.add(out, by_replay, self.counted_before)
+            return None, None, None, None
+        net = None
         if not self.length:
-            self.net_after = self.add(out, by_replay)
+            net = self.add(out, by_replay)
             loser = next(key for key in keys if key != by_replay[0]) if by_replay[0] in keys and keys[0] != keys[1] else None
             if loser is not None:
-                self.net_after[loser] -= by_replay[1]
-        self.counted_before = None
-        if self.length:  # over when the score carried, the result claimed and the count (where a score line was wrong) all say so
-            self.match_over = all(max(after.values()) >= self.length for after in (self.after, self.claimed_after, self.counted_after))
+                net[loser] -= by_replay[1]
+        return self.add(out, by_replay), self.add(out, by_claim or by_replay), self.add(out, by_replay, self.counted_before), net
 
     @staticmethod
     def add(out: GameReplay, won: tuple[str, int] | None, before: tuple[int, int] | None = None) -> dict[str, int]:

@@ -26,6 +26,7 @@ actions.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Callable, Protocol, Sequence
 
@@ -33,6 +34,7 @@ from bgrecord.core.position import Dice, LegalPlay, Position
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import Action, CubeAction, GameRecord, MoveToken, Roll, Unreadable
 from bgrecord.replay.resolve import physical, ranked, resolve
+from bgrecord.replay.rows import skips
 from bgrecord.replay.rules import RuleSet
 from bgrecord.replay.state import GameReplay, Stop
 
@@ -40,6 +42,10 @@ State = tuple[object, ...]
 
 MAX_REPAIRS = 8  # repairs one game may take; past them, the rest of the game is not checked
 LOOK = 8  # actions a reading is first replayed ahead: both players' next plays, a cube action or two
+PAIRS = 600  # the most pairs of plays replayed for a row left out
+TRIED = 5_000  # the most pairs of plays looked at for it
+MENDS = 3  # later errors a trial mends on its way to the end of the game
+SEEN = 8  # rows looked back at from an error for a row whose number skips one (a row missing there)
 ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 _PLAY_ERRORS = frozenset({"wrong-distance", "no-checker", "must-enter-first", "closed-point", "cannot-bear-off-yet", "bad-points",
                           "overage-not-from-highest", "more-dice-could-be-used", "larger-die-could-be-used", "too-many-moves"})  # fmt: skip
@@ -98,7 +104,7 @@ class Replaying(Protocol):
 
 def budget(game: GameRecord) -> int:
     """The actions trials may replay in one game: linear in its length."""
-    return 20_000 + 40 * len(game.actions)
+    return 50_000 + 100 * len(game.actions)
 
 
 def decide(replayer: Replaying, index: int, issue: Issue | None) -> Repair:
@@ -138,27 +144,38 @@ def _search(replayer: Replaying, index: int, issue: Issue | None) -> Repair | No
     latest = max(replayer.repairs, default=-1)
     state(index)
     readings = _readings(replayer, index, code)
-    for start in _row_starts(actions, index, latest):  # a row written twice, before the action that failed
+    starts = _row_starts(actions, index, latest, SEEN)
+    gaps = [start for start in starts if skips(actions, start)]
+    for start in starts[:3]:  # a row written twice, before the action that failed
         state(start)
         readings += _duplicates(actions, start)
+    for start in gaps:  # a row whose number skips one: a row may be missing before it
+        state(start)
+        readings += _missing_row(replayer, start, starts.index(start))
     best = _best(replayer, readings, state)
     if best is None or best[0] < len(actions) - best[1].index:
         more = []
-        for start in _row_starts(actions, index, latest)[:1] if actions[index].number is not None else []:
-            state(start)
-            more += _missing_row(replayer, start)
+        for back, start in enumerate(starts[:3]):
+            if start not in gaps:
+                state(start)
+                more += _missing_row(replayer, start, back)
         state(index)
         more += _unknown_plays(replayer, index, code)
         found = _best(replayer, readings + more, state)
         if found is not None:
             best = found
+    if best is None and gaps:  # no reading fits, but the numbers say where a row is missing: that is said
+        return Repair(gaps[0], "halt", 0.0, "skipped-row")
     return best[1] if best is not None else None
 
 
 def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], State]) -> tuple[int, Repair] | None:
-    """The reading that goes furthest, then the cheapest, among those that replay the next
-    :data:`LOOK` actions cleanly; None when none does. The horizon grows fourfold a round, and
-    each round keeps the readings that go furthest: most wrong readings fail soon."""
+    """The reading that goes furthest, then with the fewest errors after it, then the cheapest,
+    among those that replay the next :data:`LOOK` actions cleanly; None when none does. The
+    horizon grows fourfold a round, and each round keeps the readings that go furthest: most wrong
+    readings fail soon. Past the first look, a later error on the way is mended by its cheapest
+    reading that fits (:func:`_mend`), counted, and the trial goes on: a defect further on, which
+    every reading meets, does not hide what lies beyond it."""
     actions = replayer.game.actions
     scored = []
     for order, reading in enumerate(readings):
@@ -168,7 +185,7 @@ def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], St
     horizon = LOOK
     while scored and horizon < len(actions) and replayer.work <= budget(replayer.game):
         horizon = horizon * 4 if len(scored) > 1 else len(actions)  # one reading left: to the end at once
-        scored = [(_reach(replayer, reading, state, horizon), cost, order, reading) for _, cost, order, reading in scored]
+        scored = [(_reach(replayer, reading, state, horizon, MENDS), cost, order, reading) for _, cost, order, reading in scored]
         furthest = max(score[0][0] for score in scored)
         scored = [score for score in scored if score[0][0] == furthest]
     if not scored:
@@ -177,36 +194,72 @@ def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], St
     return reach[0], reading
 
 
-def _reach(replayer: Replaying, reading: Repair, state: Callable[[int], State], horizon: int) -> tuple[int, int]:
-    """How many actions replay from ``reading`` on (its own included), at most ``horizon``
-    after it, one less where the game's end disagrees with its result lines; and, to tell
-    readings that go as far apart, minus how many plays disagree with their hit marks."""
+def _reach(replayer: Replaying, reading: Repair, state: Callable[[int], State], horizon: int, mends: int = 0) -> tuple[int, int, int]:
+    """How many actions replay from ``reading`` on (its own included), at most ``horizon`` after
+    it, one less where the game's end disagrees with its result lines; minus the later errors
+    mended on the way (at most ``mends``); and, to tell readings that go as far apart, minus how
+    many plays disagree with their hit marks."""
     actions = replayer.game.actions
-    state(reading.index)
     end = min(len(actions), reading.index + 1 + reading.skipped + horizon)
+    added = [reading.index]
     replayer.repairs[reading.index] = reading
     issues = replayer.out.issues
-    mark = len(issues)
     try:
-        replayer.play_from(reading.index, end)
-        reached = end - reading.index
-        if end == len(actions) and not replayer.ended_cleanly():
-            reached -= 1
-    except Stop as stop:
-        reached = stop.index - reading.index
+        while True:
+            state(reading.index)
+            mark = len(issues)
+            try:
+                replayer.play_from(reading.index, end)
+                reached = end - reading.index
+                if end == len(actions) and not replayer.ended_cleanly():
+                    reached -= 1
+                break
+            except Stop as stop:
+                reached = stop.index - reading.index
+                mend = _mend(replayer, reading, state, stop) if len(added) <= mends and stop.index > reading.index + reading.skipped else None
+                if mend is None or mend.index in replayer.repairs:
+                    break
+                replayer.repairs[mend.index] = mend
+                added.append(mend.index)
+            finally:
+                replayer.work += max(0, reached) + 1
     finally:
-        del replayer.repairs[reading.index]
-    replayer.work += reached + 1
+        for index in added:
+            del replayer.repairs[index]
     marks = sum(1 for issue in issues[mark:] if issue.code == "hit-mark")  # the record's own hit marks, as evidence
-    return reached, -marks
+    return reached, 1 - len(added), -marks
 
 
-def _row_starts(actions: Sequence[Action], index: int, latest: int) -> list[int]:
-    """Where the row of the action at ``index`` starts, and the row before it (a row is the
-    actions of one row number on one line), both after the latest repair."""
-    starts = []
+def _mend(replayer: Replaying, reading: Repair, state: Callable[[int], State], stop: Stop) -> Repair | None:
+    """In a trial of ``reading``, the cheapest reading of the later error ``stop`` that replays the
+    next :data:`LOOK` actions (none searched for: as made, repaired, recognised)."""
+    code = stop.issue.code if stop.issue is not None else "unreadable"
+    if code not in _PLAY_ERRORS | _AS_MADE | _CUBE_ERRORS | {"unreadable"}:
+        return None
+    state(reading.index)
+    replayer.play_from(reading.index, stop.index)  # as far as the trial went: no error before it
+    here = replayer.snapshot()
+    actions = replayer.game.actions
+    for mend in sorted(_readings(replayer, stop.index, code), key=lambda repair: repair.cost)[:12]:
+        replayer.restore(here)
+        replayer.repairs[stop.index] = mend
+        try:
+            replayer.play_from(stop.index, min(len(actions), stop.index + 1 + mend.skipped + LOOK))
+            return mend
+        except Stop:
+            continue
+        finally:
+            del replayer.repairs[stop.index]
+            replayer.work += LOOK
+    return None
+
+
+def _row_starts(actions: Sequence[Action], index: int, latest: int, count: int) -> list[int]:
+    """Where the row of the action at ``index`` starts, and the rows before it, ``count`` rows in
+    all (a row is the actions of one row number on one line), all after the latest repair."""
+    starts: list[int] = []
     at = index
-    for _ in range(2):
+    while len(starts) < count and at > latest:
         action = actions[at]
         if action.number is None:
             break
@@ -216,8 +269,6 @@ def _row_starts(actions: Sequence[Action], index: int, latest: int) -> list[int]
             break
         starts.append(at)
         at -= 1
-        if at < 0:
-            break
     return starts
 
 
@@ -292,13 +343,15 @@ def _plays(index: int, before: Position, action: Roll) -> list[Repair]:
         play = resolve(before, dice, mirrored, hints=False).play
         if play is not None:
             found.append(Repair(index, "play", 0.3, "opponent-numbering", f"as {play}", play=play))
+    written = sum(len(token.points) - 1 for token in action.moves)
     for roll in ROLLS:
         if roll != dice and sorted(roll) != sorted(dice):
             play = resolve(before, roll, action.moves, hints=False).play
             if play is not None:
-                apart = sum(1 for a, b in zip(sorted(roll), sorted(dice)) if a != b)
+                apart = 2 - len(list((Counter(roll) & Counter(dice)).elements()))  # the dice that differ
                 fits = f"{max(roll)}{min(roll)}"
-                found.append(Repair(index, "play", 0.4 + 0.2 * apart, "wrong-dice" if dice.is_valid else None, f"as {fits}: {play}", play=play, detail=fits))
+                split = abs(len(play.play.moves) - written)  # 8/5 read as 8/7 7/6 6/5: less likely than as written
+                found.append(Repair(index, "play", 0.4 + 0.2 * apart + 0.05 * split, "wrong-dice" if dice.is_valid else None, f"as {fits}: {play}", play=play, detail=fits))
     made = physical(before, action.dice, action.moves)
     if made is not None:
         found.append(Repair(index, "play", 0.8, said="as written, the dice aside", play=made))
@@ -326,7 +379,8 @@ def _duplicates(actions: Sequence[Action], start: int) -> list[Repair]:
     partner = actions[start + 1] if start + 1 < len(actions) else None
     earlier = next((a for a in reversed(actions[:start]) if partner is not None and isinstance(a, Roll) and a.player == partner.player), None)
     skipped = 1 if partner is not None and earlier is not None and partner.line == action.line and _same_roll(partner, earlier) else 0
-    return [Repair(start, "skip", 0.2, "duplicate-row", "left out: a row written twice", skipped=skipped)]
+    cost = 0.1 if skips(actions, start, -1) else 0.2  # its number again
+    return [Repair(start, "skip", cost, "duplicate-row", "left out: a row written twice", skipped=skipped)]
 
 
 def _all_plays(position: Position) -> list[tuple[Dice, LegalPlay]]:
@@ -366,49 +420,72 @@ def _replays(position: Position, rolls: Sequence[Roll]) -> bool:
     return at is not None
 
 
-def _own_reach(position: Position, player: int, rolls: Sequence[Roll]) -> int:
-    """How many of ``player``'s next written plays are legal one after the other from
-    ``position``, the opponent's checkers left where they are (a cheap first sieve)."""
-    at: Position | None = position
-    for count, roll in enumerate(rolls):
-        at = _legal_after(Position(at.sides, player), roll) if at is not None else None
-        if at is None:
-            return count
-    return len(rolls)
+def _lead(position: Position, player: int, rolls: Sequence[Roll]) -> int:
+    """How many of ``player``'s plays among ``rolls`` (both players' next written plays, in order)
+    are legal one after the other from ``position``, the other's made as written where their
+    checkers can move so (a cheap sieve: the other's play that the search has not chosen yet is
+    missing, so theirs are not judged)."""
+    at = position
+    count = 0
+    for roll in rolls:
+        mover = roll.player or 0
+        before = Position(at.sides, mover)
+        if mover == player:
+            after = _legal_after(before, roll)
+            if after is None:
+                break
+            at, count = after, count + 1
+        else:
+            made = physical(before, roll.dice, roll.moves) if Dice(*roll.dice).is_valid else None
+            at = made.position if made is not None else at
+    return count
 
 
 def _sieved(position: Position, player: int, rolls: Sequence[Roll], count: int) -> list[tuple[Dice, LegalPlay]]:
-    """The plays of any roll of ``player`` from ``position`` under which most of ``rolls`` (that
-    player's next written plays) stay legal, at most ``count``; none that fails the first, unless
-    it enters from the bar (a hit in between may have put a checker there)."""
-    enters = bool(rolls) and any(token.points[0] == 25 for token in rolls[0].moves)
-    scored = [(_own_reach(x.position, player, rolls), order, dice, x) for order, (dice, x) in enumerate(_all_plays(position))]
-    return [(dice, x) for reach, _, dice, x in sorted(scored, key=lambda s: (-s[0], s[1])) if reach or enters][:count]
+    """The plays of any roll of ``player`` from ``position`` under which the most of its next plays
+    among ``rolls`` (see :func:`_lead`) stay legal, at most ``count``."""
+    scored = [(_lead(x.position, player, rolls), order, dice, x) for order, (dice, x) in enumerate(_all_plays(position))]
+    most = max((score[0] for score in scored), default=0)
+    return [(dice, x) for lead, _, dice, x in scored if lead == most and lead][:count]
 
 
-def _missing_row(replayer: Replaying, start: int) -> list[Repair]:
-    """A row left out before the row at ``start``: the two plays it held, each of any roll, found
-    by the written plays after it (each player's next plays must be legal after them)."""
+def _missing_row(replayer: Replaying, start: int, back: int = 0) -> list[Repair]:
+    """A row left out before the row at ``start`` (``back`` rows before the one that failed): the
+    two plays it held, each of any roll, found by the written plays after it. The first mover's
+    play must let its next written play be made, and rank by how many of its later plays stay
+    legal (the other's checkers where they stand); the other's must let its own next play be made
+    after that one (whose hits it suffers); the pairs of both replay the next four plays."""
     actions = replayer.game.actions
     first = actions[start]
     if not isinstance(first, Roll) or first.player is None or replayer.position is None or replayer.turn is None:
         return []
     mover, other = first.player, 1 - first.player
-    after = _next_rolls(actions, start, 6)
+    after = _next_rolls(actions, start, 16)
     if len(after) < 2 or after[0].player != mover or after[1].player != other:
         return []
     position = replayer.position
-    own = _sieved(Position(position.sides, mover), mover, [roll for roll in after if roll.player == mover][:3], 20)
-    theirs = _sieved(Position(position.sides, other), other, [roll for roll in after if roll.player == other][:3], 20)
-    found: list[Repair] = []
+    # its number skips one: a row is missing there; else the nearer the failure, the likelier
+    cost = 0.5 if skips(actions, start) else 1.5 + 0.1 * back
+    own = _sieved(Position(position.sides, mover), mover, after, PAIRS)
+    groups: dict[tuple[int, ...], list[tuple[Dice, LegalPlay]]] = {}  # by the other's checkers after it (its hits)
     for dice_x, x in own:
-        for dice_y, y in theirs:
-            _, checked = Position(x.position.sides, other).check_play(dice_y, y.play)
-            if checked is None or not _replays(checked.position, after[:2]):
-                continue
-            between = f"{dice_x}: {x}, {dice_y}: {checked}"
-            found.append(Repair(start, "act", 1.5, "skipped-row", f"with a row left out before it, {between}", detail=between,
-                                inserted=((mover, dice_x, x), (other, dice_y, checked))))  # fmt: skip
+        groups.setdefault(x.position.sides[other], []).append((dice_x, x))
+    found: list[Repair] = []
+    for group in groups.values():
+        theirs = _sieved(Position(group[0][1].position.sides, other), other, after, PAIRS)
+        # at most TRIED pairs looked at: the side with fewer plays keeps them all
+        keep_theirs = min(len(theirs), max(int(TRIED**0.5), TRIED // max(1, len(group))))
+        keep_own = min(len(group), max(1, TRIED // max(1, keep_theirs)))
+        for dice_x, x in group[:keep_own]:
+            for dice_y, y in theirs[:keep_theirs]:
+                _, checked = Position(x.position.sides, other).check_play(dice_y, y.play)
+                if checked is None or not _replays(checked.position, after[:4]):
+                    continue
+                between = f"{dice_x}: {x}, {dice_y}: {checked}"
+                found.append(Repair(start, "act", cost, "skipped-row", f"with a row left out before it, {between}", detail=between,
+                                    inserted=((mover, dice_x, x), (other, dice_y, checked))))  # fmt: skip
+                if len(found) >= PAIRS:
+                    return found
     return found
 
 
@@ -453,6 +530,8 @@ def _said(issue: Issue | None, repair: Repair, action: Action) -> Issue | None:
     if repair.code is not None:
         dice = f"{action.dice[0]}{action.dice[1]}" if isinstance(action, Roll) else ""
         message = _CAUSES[repair.code].format(detail=repair.detail, dice=dice, play=repair.play)
+        if repair.then == "halt":  # a row missing where the numbers say, no two plays found for it
+            message = f"a row is missing before this one (its number skips one), and no two plays for it replay the game on"
         if issue is not None and repair.code in ("duplicate-row", "skipped-row"):
             message += f" (the record fails there: {issue.message})"
         base = issue or Issue(Severity.ERROR, "move", repair.code, message)
