@@ -152,7 +152,7 @@ class MatchReplayer:
         self.marks_seen = marks
         before = list(out.issues)
         GameReplayer(self.match, game, self.rules, out, marks, self.steps).run()
-        if opening_failure(out) is not None and not self.rules.given("variant") and not self.openings.broken:  # no game has shown the start yet
+        if opening_failure(out, unsure=False) is not None and not self.rules.given("variant") and not self.openings.broken:  # no game has shown the start yet
             out = self.other_start(out, before, marks)
         self.openings.judge(out, self.held)
         self.settle(out)
@@ -214,6 +214,7 @@ class MatchReplayer:
         held = self.held
         if held is None:
             return
+        self.openings.close()  # the match's games all fail at their first move: said once
         if self.unsupported is not None:
             self.held = None
             yield held

@@ -24,7 +24,7 @@ import re
 from itertools import islice
 
 from bgrecord.formats.issues import Issue, Severity, count
-from bgrecord.formats.records import Action, GameRecord, Roll
+from bgrecord.formats.records import Action, CubeAction, GameRecord, Roll
 from bgrecord.replay.state import GameReplay
 
 # checks whose verdict rests on where the text stands or on the match around it
@@ -80,19 +80,26 @@ def _key(issue: Issue, action: Action | None) -> tuple[str, str] | None:
 
 # the errors of a play that rest on the position it is played in (a wrong distance or bad
 # dice are wrong from any start)
+_SURE = 8  # plays and cube actions a repaired first move must be followed by to show the start is the standard one
 _POSITIONAL = frozenset({"no-checker", "closed-point", "must-enter-first", "cannot-bear-off-yet", "more-dice-could-be-used",
                          "larger-die-could-be-used", "roll-without-play", "could-move", "opening-double"})  # fmt: skip
 
 
-def opening_failure(out: GameReplay) -> int | None:
-    """The index in ``out.issues`` of the error that stopped the game at its first move (either
-    player's first roll) for a reason that rests on the position, or None."""
+def opening_failure(out: GameReplay, unsure: bool = True) -> int | None:
+    """The index in ``out.issues`` of the game's first error, where it stands at its first move
+    (either player's first roll) for a reason that rests on the position and, with ``unsure``, no
+    reading of it replays the game on over a few plays (a slip of the pen in a first move, repaired
+    with the game going on cleanly, is that game's own); else None."""
     for index, issue in enumerate(out.issues):
         if issue.severity is Severity.ERROR:
             if issue.code not in _POSITIONAL:
                 return None
-            rolls = list(islice(((action.line, action.column) for action in out.game.actions if isinstance(action, Roll)), 2))
-            return index if (issue.line, issue.column) in rolls else None
+            rolls = [at for at, action in enumerate(out.game.actions) if isinstance(action, Roll)][:2]
+            first = next((at for at in rolls if (out.game.actions[at].line, out.game.actions[at].column) == (issue.line, issue.column)), None)
+            if first is None:
+                return None
+            after = sum(1 for action in out.game.actions[first + 1 :] if isinstance(action, (Roll, CubeAction)))
+            return index if not unsure or not out.checked or after < _SURE else None
     return None
 
 
@@ -112,15 +119,23 @@ class OpeningRuns:
             self.run, self.start, self.broken = None, None, True
             return
         if self.run is not None and self.run[0] is held:  # the second game of a run: say it once, at the first
-            first, at = self.run
-            issue = first.issues[at]
-            first.issues[at] = issue.at(category="rules", code="nonstandard-start",
-                                        message=f"every game fails at its first move: the start position is not the "
-                                                f"standard one (a variant the record does not name?); here: {issue.message}")  # fmt: skip
-            self.start, self.run = first.game.index, None
+            self.close("every game fails")
         if self.start is not None:
             issue = out.issues[failure]
             out.issues[failure] = issue.at(severity=Severity.WARNING, message=f"{issue.message} (like every game before it: "
                                                                               "the start position is not the standard one)")
             return
         self.run = (out, failure)
+
+    def close(self, every: str = "the match's one game fails") -> None:
+        """The run's first game's error becomes the one ``nonstandard-start`` error (at the second
+        game of the run, or at the end of a match whose only game failed so)."""
+        if self.run is None:
+            return
+        first, at = self.run
+        issue = first.issues[at]
+        first.issues[at] = issue.at(category="rules", code="nonstandard-start",
+                                    message=f"{every} at its first move, under every reading of it: the start position is not one "
+                                            f"bgrecord knows (a variant the record does not name?), or the first moves are miswritten; "
+                                            f"here: {issue.message}")  # fmt: skip
+        self.start, self.run = first.game.index, None

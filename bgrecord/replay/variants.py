@@ -5,7 +5,9 @@ of eXtreme Gammon's match, the variant of SGF's ``RU``, which the SGF reader giv
 or in a header comment in words (``;Game type: ...``, ``;Variant: ...``). A field meant for the
 variant is believed whatever it says; a comment only where it names a game bgrecord knows of
 (a backgammon variant it plays, or another game of the family), so that a comment saying
-something else (``Game type: ranked``) is not taken for a variant.
+something else (``Game type: ranked``) is not taken for a variant. A variant is played only when
+the record names it exactly (``Backgammon``, ``NackGammon``): a name that shares a word with one
+and says more (``Backgammon Hyper``) is a variant bgrecord does not play.
 
 bgrecord plays backgammon and Nackgammon. Any other variant named is unsupported: its games
 cannot be judged by the rules of backgammon (the replay says so once for the file).
@@ -20,8 +22,8 @@ from bgrecord.core.position import Variant
 from bgrecord.formats.records import MatchRecord
 
 # the names of the variants played, letters only and in lower case
-PLAYED = {"backgammon": Variant.STANDARD, "standard": Variant.STANDARD, "normal": Variant.STANDARD, "regular": Variant.STANDARD,
-          "nackgammon": Variant.NACKGAMMON, "nack": Variant.NACKGAMMON}  # fmt: skip
+PLAYED = {"backgammon": Variant.STANDARD, "standard": Variant.STANDARD, "standardbackgammon": Variant.STANDARD, "normal": Variant.STANDARD,
+          "regular": Variant.STANDARD, "nackgammon": Variant.NACKGAMMON, "nack": Variant.NACKGAMMON}  # fmt: skip
 # games of the family bgrecord does not play (a name starting so: "hypergammon3", "long nardy")
 OTHER_GAMES = ("hypergammon", "longgammon", "aceydeucey", "acey", "plakoto", "fevga", "portes", "tavla", "tavli", "narde",
                "nardy", "nardi", "longnard", "shortnard", "gulbara", "gioul", "tapa", "moultezim", "trictrac", "jacquet",
@@ -41,17 +43,18 @@ class NamedVariant:
 
 
 def variant_of(written: str, believed: bool = True) -> Variant | None | bool:
-    """The variant ``written`` names: a played Variant, None for another game, or False when it
-    names no game bgrecord knows of (then, for a field meant for the variant, ``believed``,
-    None: a variant not played)."""
+    """The variant ``written`` names: a played Variant where it is exactly one's name (its letters,
+    case aside: ``NackGammon``, ``Backgammon``), None for any other game, or False when it names no
+    game bgrecord knows of (then, for a field meant for the variant, ``believed``, None: a variant
+    not played). A name that shares words with a played one and says more (``Backgammon Hyper``,
+    ``Nackgammon 2``) is no variant bgrecord plays."""
     letters = "".join(_WORD.findall(written.lower()))
+    if letters in PLAYED and not any(character.isdigit() for character in written):
+        return PLAYED[letters]
     words = _WORD.findall(written.lower())
-    for name in (letters, *words):
-        if name in PLAYED:
-            return PLAYED[name]
-    if any(name.startswith(OTHER_GAMES) for name in (letters, *words)):
+    if believed or any(name in PLAYED or name.startswith(OTHER_GAMES) for name in (letters, *words)):
         return None
-    return None if believed else False
+    return False
 
 
 def named_variant(match: MatchRecord) -> NamedVariant | None:
