@@ -21,6 +21,7 @@ does not play leaves every game unchecked, with one error.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from operator import attrgetter
 from typing import Iterator
@@ -60,6 +61,8 @@ class MatchReplayer:
         self.past_end = False  # games follow the one that won the match
         self.marks_seen = False
         self.columns = Columns(match)  # who played each game (the score lines' names, their slips told apart)
+        self.length_wrong = False  # the scores went on past the match length: it is written wrong (said once)
+        self.first_line: int | None = None  # the first game's line (the header stands before it)
         # a game whose score line swaps the columns with their scores: the afters were it a slip, the game, and it so read
         self.swapped: tuple[tuple[dict[str, int] | None, ...], GameReplay, GameRecord] | None = None
 
@@ -141,10 +144,13 @@ class MatchReplayer:
         """``game`` replayed, its score checked."""
         self.judge_swap(game)
         game, slip, swapped = self.columns.read(game, self.after)
+        length = self.judge_length(game)
         score, crawford, post, unknown = self.score(game)
         out = GameReplay(game, score, crawford, post, crawford_unknown=unknown)
         if slip is not None:
             out.issues.append(slip)
+        if length is not None:
+            out.issues.append(length)
         self.check_score(out)
         if game.number is not None:
             self.check_number(out)
@@ -160,6 +166,28 @@ class MatchReplayer:
             other = replace(out, game=swapped, score=(out.score[1], out.score[0]))
             self.swapped = (self.afters(other), out, swapped)
         return out
+
+    def judge_length(self, game: GameRecord) -> Issue | None:
+        """The match was won by the results, and ``game``'s score line carries the score on beyond the
+        match length (not a new match at 0-0, nor a game after the match at its final score): the
+        length is written wrong. One ``match-length``
+        error at the line that writes it; from there no score is judged against the length (no
+        Crawford game, no end of match), and the game before loses its Crawford error."""
+        if self.first_line is None:
+            self.first_line = game.line
+        written = game.scores
+        if not self.match_over or self.length_wrong or None in written or max(written) <= self.length or written != self.expected(game):  # type: ignore[type-var, operator]
+            return None
+        self.length_wrong, self.match_over = True, False
+        held = self.held
+        if held is not None:
+            held.issues[:] = [issue.at(severity=Severity.WARNING, message=f"{issue.message} (the match length is written wrong: "
+                                       "this may not be the Crawford game)") if issue.code == "crawford-double" else issue for issue in held.issues]  # fmt: skip
+        line = _length_line(self.match, self.first_line)
+        return Issue(Severity.ERROR, "score", "match-length",
+                     f"the score goes on past the match length of {self.length} ({game.names[0] or 'left'} {written[0]}, "
+                     f"{game.names[1] or 'right'} {written[1]} before game {game.number or game.index}): the length is written wrong"
+                     "; the match's end and its Crawford game are not judged", self.match.path, line, game=game.index, unit=self.match.unit)  # fmt: skip
 
     def judge_swap(self, game: GameRecord) -> None:
         """The game before swapped the columns with their scores: where ``game``'s score line follows
@@ -225,7 +253,7 @@ class MatchReplayer:
         elif held.result is None and held.checked and _claimed(held) is None and not self.resigned_unscored(held, None):
             where = f" (the match stands at {standing} of {self.length})" if self.length else ""
             self.issue(held, Severity.INFO, "structure", "unfinished-game", f"the last game is unfinished{where}")
-        elif self.length and not self.match_over and not self.past_end and (held.result is not None and held.checked or _claimed(held)):
+        elif self.length and not self.match_over and not self.past_end and not self.length_wrong and (held.result is not None and held.checked or _claimed(held)):
             self.issue(held, Severity.INFO, "structure", "match-unfinished", f"match unfinished at {standing} of {self.length}")
         self.held = None
         yield held
@@ -245,8 +273,8 @@ class MatchReplayer:
             score = (int(written[0]), int(written[1]))  # type: ignore[arg-type]
         if not self.length:
             return score, False, False, False
-        if self.match_over or self.past_end:
-            return score, False, False, True  # past the match's end there is no Crawford game to judge
+        if self.match_over or self.past_end or self.length_wrong:
+            return score, False, False, True  # past the match's end (or its length) there is no Crawford game to judge
         crawford, post = self.crawford_flags(score)
         unknown = False
         if self.previous is None and score != (0, 0) and crawford:
@@ -291,7 +319,7 @@ class MatchReplayer:
         if None in written:
             return
         line = game.score_line if game.score_line is not None else game.line + 1
-        beyond = [side for side in (0, 1) if self.length and written[side] >= self.length]  # type: ignore[operator]
+        beyond = [side for side in (0, 1) if self.length and not self.length_wrong and written[side] >= self.length]  # type: ignore[operator]
         if beyond:
             side = beyond[0]
             self.issue(out, Severity.ERROR, "score", "score-beyond-length",
@@ -340,7 +368,7 @@ class MatchReplayer:
     def judge_end(self) -> None:
         """Whether the match is over: when the score carried, the result claimed and the count (where
         a score line was wrong) all say so."""
-        if self.length and self.after and self.claimed_after and self.counted_after:
+        if self.length and not self.length_wrong and self.after and self.claimed_after and self.counted_after:
             self.match_over = all(max(after.values()) >= self.length for after in (self.after, self.claimed_after, self.counted_after))
 
     def afters(self, out: GameReplay) -> tuple[dict[str, int] | None, ...]:
@@ -371,6 +399,20 @@ class MatchReplayer:
         if won is not None:
             after[won[0]] = after.get(won[0], 0) + won[1]
         return after
+
+
+def _length_line(match: MatchRecord, first_line: int | None) -> int | None:
+    """The line of the header that writes the match length (``7 point match``, a ``Match Length``
+    tag), or None where the header does not stand in lines."""
+    lines = match.raw.splitlines()
+    if first_line is None or not lines:
+        return None
+    start = first_line - len(lines)
+    found = next((at for at, text in enumerate(lines) if _LENGTH.search(text)), None)
+    return start + found if found is not None else None
+
+
+_LENGTH = re.compile(r"(?i)[0-9][ \t-]*points?[ \t]+match|match[ \t]+(?:of|to|length)")
 
 
 def _keys(game: GameRecord) -> tuple[str, str]:

@@ -85,6 +85,9 @@ _POSITIONAL = frozenset({"no-checker", "closed-point", "must-enter-first", "cann
                          "larger-die-could-be-used", "roll-without-play", "could-move", "opening-double"})  # fmt: skip
 
 
+_START = _POSITIONAL - {"opening-double", "roll-without-play", "could-move"}  # the failures that say where checkers start
+
+
 def opening_failure(out: GameReplay, unsure: bool = True) -> int | None:
     """The index in ``out.issues`` of the game's first error, where it stands at its first move
     (either player's first roll) for a reason that rests on the position and, with ``unsure``, no
@@ -99,7 +102,7 @@ def opening_failure(out: GameReplay, unsure: bool = True) -> int | None:
             if first is None:
                 return None
             after = sum(1 for action in out.game.actions[first + 1 :] if isinstance(action, (Roll, CubeAction)))
-            return index if not unsure or not out.checked or after < _SURE else None
+            return index if not unsure or not out.checked or after < _SURE and issue.code in _START else None
     return None
 
 
