@@ -82,9 +82,13 @@ class Columns:
 
 def _close(one: str, other: str) -> bool:
     """Whether two names are one spelt otherwise: a letter or two changed, added or left out (of a
-    name of four letters or more), or the same but for case and spacing."""
+    name of four letters or more), two letters the other way round, or the same but for case and
+    spacing."""
     if one.casefold().split() == other.casefold().split():
         return True
+    swapped = [at for at, (a, b) in enumerate(zip(one, other)) if a != b]
+    if len(one) == len(other) >= 4 and len(swapped) == 2 and swapped[1] == swapped[0] + 1 and one[swapped[0]] == other[swapped[1]]:
+        return one[swapped[1]] == other[swapped[0]]  # two letters the other way round: "gnbug" for "gnubg"
     if min(len(one), len(other)) < 4 or abs(len(one) - len(other)) > 2 or max(len(one), len(other)) > 64:
         return False
     limit = 1 if min(len(one), len(other)) < 7 else 2

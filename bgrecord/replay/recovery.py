@@ -117,7 +117,7 @@ def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], St
     scored = []
     for order, reading in enumerate(readings):
         look = reading.index + 1 + reading.skipped + LOOK
-        reach = _reach(replayer, reading, state, look)
+        reach = _reach(replayer, reading, state, look, 1, cube=True)  # a cube action near it, wrong on its own, aside
         if reach[0] >= min(look, len(actions)):
             scored.append((reach, -reading.cost, -order, reading))
     top = max((reading.index for *_, reading in scored), default=0)  # the horizon is counted from the latest reading
@@ -133,7 +133,8 @@ def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], St
     return reach[0], reading
 
 
-def _reach(replayer: Replaying, reading: Repair, state: Callable[[int], State], end: int, mends: int = 0) -> tuple[int, int, int]:
+def _reach(replayer: Replaying, reading: Repair, state: Callable[[int], State], end: int, mends: int = 0,
+           cube: bool = False) -> tuple[int, int, int]:  # fmt: skip
     """How far the game replays from ``reading`` on: the index of the first action that fails, or
     ``end`` (less one where it is the game's end and that disagrees with its result lines); minus
     the later errors mended on the way (at most ``mends``); and, to tell readings that go as far
@@ -155,7 +156,7 @@ def _reach(replayer: Replaying, reading: Repair, state: Callable[[int], State], 
                 break
             except Stop as stop:
                 reached = stop.index
-                mend = _mend(replayer, reading, state, stop) if len(added) <= mends and stop.index > reading.index + reading.skipped else None
+                mend = _mend(replayer, reading, state, stop, cube) if len(added) <= mends and stop.index > reading.index + reading.skipped else None
                 if mend is None or mend.index in replayer.repairs:
                     break
                 replayer.repairs[mend.index] = mend
@@ -169,17 +170,19 @@ def _reach(replayer: Replaying, reading: Repair, state: Callable[[int], State], 
     return reached, 1 - len(added), -marks
 
 
-def _mend(replayer: Replaying, reading: Repair, state: Callable[[int], State], stop: Stop) -> Repair | None:
+def _mend(replayer: Replaying, reading: Repair, state: Callable[[int], State], stop: Stop, cube: bool = False) -> Repair | None:
     """In a trial of ``reading``, the cheapest reading of the later error ``stop`` that replays the
-    next :data:`LOOK` actions (none searched for: as made, repaired, recognised)."""
+    next :data:`LOOK` actions (none searched for: as made, repaired, recognised); with ``cube``,
+    only a cube action taken as made (it moves no checker: it says nothing of the reading tried)."""
     code = stop.issue.code if stop.issue is not None else "unreadable"
-    if code not in PLAY_ERRORS | AS_MADE | CUBE_ERRORS | {"unreadable"}:
+    if code not in (CUBE_ERRORS if cube else PLAY_ERRORS | AS_MADE | CUBE_ERRORS | {"unreadable"}):
         return None
     state(reading.index)
     replayer.play_from(reading.index, stop.index)  # as far as the trial went: no error before it
     here = replayer.snapshot()
     actions = replayer.game.actions
-    for mend in sorted(readings_of(replayer, stop.index, code), key=lambda repair: repair.cost)[:12]:
+    found = readings_of(replayer, stop.index, code)
+    for mend in sorted([m for m in found if m.then == "lenient"] if cube else found, key=lambda repair: repair.cost)[:12]:
         replayer.restore(here)
         replayer.repairs[stop.index] = mend
         try:
