@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from bgrecord import read_match
+from bgrecord.formats.reader import read_match
 from bgrecord.core.position import Dice, Position
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import CubeAction, GameRecord, MatchRecord, Roll
@@ -110,9 +110,9 @@ def _rows(game: GameRecord) -> dict[int, list[int]]:
     return rows
 
 
-def _replace(lines: list[str], line: int, column: int, old: str, new: str) -> bool:
+def _replace(lines: list[str], line: int, column: int | None, old: str, new: str) -> bool:
     text = lines[line - 1]
-    start = column - 1
+    start = (column or 1) - 1
     if text[start : start + len(old)] != old:
         return False
     lines[line - 1] = text[:start] + new + text[start + len(old) :]
@@ -161,7 +161,7 @@ def defects(path: Path, rng: random.Random) -> Optional[Edit]:
     if not games:
         return None
     out = rng.choice(games)
-    places: list[tuple[int, object, Optional[Position]]] = []  # (row, action, position before)
+    places: list[tuple[int, Roll | CubeAction, Optional[Position]]] = []  # (row, action, position before)
     for step in out.steps:
         action = step.action
         if action.number is None or action.number < 2:
@@ -178,14 +178,14 @@ def defects(path: Path, rng: random.Random) -> Optional[Edit]:
         if len(chosen) >= wanted or any(abs(row - other) < 6 for other in _rows_of(out.game, chosen)):
             continue
         if isinstance(action, CubeAction):
-            ok = _replace(lines, action.line, action.column, action.text, action.text.replace(f"=> {action.value}", f"=> {2 * action.value}"))  # type: ignore[operator]
+            ok = _replace(lines, action.line, action.column, action.text, action.text.replace(f"=> {action.value}", f"=> {2 * (action.value or 1)}"))
             kind = "cube-value"
         else:
             assert isinstance(action, Roll) and before is not None
             kind = rng.choice(sorted(DEFECTS))
             ok = DEFECTS[kind](lines, action, before, rng)
         if ok and action.line not in chosen:
-            chosen.append(action.line)  # type: ignore[attr-defined]
+            chosen.append(action.line)
             done.append(kind)
     if len(chosen) < 2:
         return None

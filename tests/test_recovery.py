@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Callable, Iterable, Optional
 
 import pytest
-from mistakes import MISTAKES, clean_sources, defects, judge_defects, judge_mistake, mistake
+from mistakes import MISTAKES, Edit, clean_sources, defects, judge_defects, judge_mistake, mistake
 
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.source import Input
@@ -134,30 +135,25 @@ def sources() -> list[tuple[str, Path]]:
     return clean_sources(3)
 
 
+def judged(edits: Iterable[tuple[Path, Optional[Edit]]], judge: Callable[[Path, Edit], Optional[str]]) -> tuple[int, list[str]]:
+    """How many records were edited, and why each that fails its judge does."""
+    tried, missed = 0, []
+    for path, edit in edits:
+        if edit is not None:
+            tried += 1
+            why = judge(path, edit)
+            if why:
+                missed.append(f"{path.name}: {why}")
+    return tried, missed
+
+
 def test_several_defects_in_a_game_are_each_an_error_at_its_line(sources: list[tuple[str, Path]]) -> None:
     rng = random.Random(2029)
-    tried, missed = 0, []
-    for _, path in sources:
-        edit = defects(path, rng)
-        if edit is None:
-            continue
-        tried += 1
-        why = judge_defects(path, edit)
-        if why:
-            missed.append(f"{path.name}: {why}")
+    tried, missed = judged(((path, defects(path, rng)) for _, path in sources), judge_defects)
     assert tried >= 15 and len(missed) <= tried * 0.05, "\n".join(missed)
 
 
 def test_a_transcribers_mistakes_are_told_once_where_they_stand(sources: list[tuple[str, Path]]) -> None:
     rng = random.Random(2029)
-    tried, missed = 0, []
-    for _, path in sources:
-        for kind in MISTAKES:
-            edit = mistake(path, kind, rng)
-            if edit is None:
-                continue
-            tried += 1
-            why = judge_mistake(path, edit)
-            if why:
-                missed.append(f"{path.name}: {why}")
+    tried, missed = judged(((path, mistake(path, kind, rng)) for _, path in sources for kind in MISTAKES), judge_mistake)
     assert tried >= 40 and len(missed) <= tried * 0.05, "\n".join(missed)
