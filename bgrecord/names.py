@@ -88,17 +88,27 @@ def read_aliases(text: str, name: str = "aliases") -> dict[str, str]:
             table[alias], where[alias] = who, number
     except csv.Error as exc:
         raise AliasError(f"{name}:{reader.line_num}: {exc}") from None
-    return {alias: _final(alias, table) for alias in table}
+    return _resolved(table)
 
 
-def _final(alias: str, table: Mapping[str, str]) -> str:
-    """Where a chain of aliases ends (``Al -> Alice -> Alice Smith``), a loop at its first name again."""
-    seen = {alias}
-    who = table[alias]
-    while who in table and who not in seen:
-        seen.add(who)
-        who = table[who]
-    return who
+def _resolved(table: Mapping[str, str]) -> dict[str, str]:
+    """Each alias to where its chain ends (``Al -> Alice -> Alice Smith``); the names of a loop
+    stay themselves, and a chain into a loop ends where it meets it. Linear in the table."""
+    done: dict[str, str] = {}
+    for start in table:
+        path: list[str] = []
+        on_path: dict[str, int] = {}
+        name = start
+        while name in table and name not in done and name not in on_path:
+            on_path[name] = len(path)
+            path.append(name)
+            name = table[name]
+        end = done.get(name, name)
+        if name in on_path:  # a loop
+            done.update((member, member) for member in path[on_path[name] :])
+            path = path[: on_path[name]]
+        done.update((member, end) for member in path)
+    return done
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from bgrecord.replay.rules import rules_for, stated_rules
 from bgrecord.tables.stats import Tables, match_rows
 from bgrecord.writing.convert import converted
 from bgrecord.writing.ogxm import write_stream
-from bgrecord.writing.writers import played_rules
+from bgrecord.writing.stated import played_rules
 
 # The columns that name the file (its path, its bytes, where its first copy stands), and what
 # a file claims by its own convention (a .mat caps a match's last game at what was needed).

@@ -65,6 +65,9 @@ def test_an_aliases_file_reads_as_said_and_refuses_what_is_not() -> None:
             read_aliases(bad)
     with pytest.raises(AliasError, match="more than"):
         read_aliases("a,b\n" * 100_001)
+    chain = read_aliases("".join(f"n{i},n{i + 1}\n" for i in range(99_999)))  # resolved in linear time (a quadratic walk: hours)
+    assert chain["n0"] == chain["n50000"] == "n99999"
+    assert read_aliases("x,a\na,b\nb,a\n") == {"x": "a", "a": "a", "b": "b"}  # a chain into a loop ends where it meets it
     rows = [("=cmd", "@x"), ("a,b", 'say "hi"')]
     assert read_aliases(alias_file(rows)) == dict(rows)  # a formula's cell guarded, read back as written
 

@@ -17,7 +17,7 @@ _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 _NAMES = ("O", "X")
 
 
-_DICE = re.compile(r"\s*([1-6])\s*[-/:,x]?\s*([1-6])\s*", re.I)
+_DICE = re.compile(r"([1-6])[ \t]*[-/:,x]?[ \t]*([1-6])", re.I)
 
 
 def _parse_dice(context: click.Context, parameter: click.Parameter, text: str | None) -> Dice | None:
@@ -25,7 +25,7 @@ def _parse_dice(context: click.Context, parameter: click.Parameter, text: str | 
     (``31``); refused before anything is drawn."""
     if text is None:
         return None
-    found = _DICE.fullmatch(text)
+    found = _DICE.fullmatch(text.strip())
     if found is None:
         raise click.BadParameter(f"a roll is two dice from 1 to 6, like 31 or 3-1, not {text[:20]!r}")
     from bgrecord.core.position import Dice

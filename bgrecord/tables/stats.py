@@ -30,7 +30,8 @@ from bgrecord.replay.rules import VARIANT_NAMES
 from bgrecord.replay.variants import named_variant
 from bgrecord.replay.validate import guarded, internal_issue, replayed
 from bgrecord.tables.spool import Oversized, Spool
-from bgrecord.writing.writers import mat_rows, played_variant
+from bgrecord.writing.stated import played_variant
+from bgrecord.writing.writers import mat_rows
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]

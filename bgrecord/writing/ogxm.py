@@ -21,6 +21,7 @@ from bgrecord.formats.cutmark import OGXM_KEY
 from bgrecord.formats.ogxm import DICE_IDS, DOUBLE, DROP, GAME_OVER, RESIGN_GAME, SET_POSITION, TAKE, codec
 from bgrecord.formats.records import MatchRecord
 from bgrecord.replay.rules import RuleSet
+from bgrecord.writing.stated import cut_marks, played_rules, starts_nackgammon
 
 _SOURCES = {"mat": 1, "gam": 1, "sgf": 1, "fibs": 1, "xg": 2, "xgp": 2, "bgf": 4}  # OGXM's "source": the import it came by
 
@@ -59,7 +60,6 @@ def document(match: MatchRecord, games: Iterable[Any], rules: RuleSet | None = N
     once, as they come: the document holds the plies, not the replays), played by ``rules``
     (by default the match's own): Crawford, Jacoby, beavers, the cube limit and the variant."""
     from bgrecord.replay.rules import rules_for
-    from bgrecord.writing.writers import cut_marks, played_rules, starts_nackgammon
 
     each = iter(games)
     first = next(each, None)
@@ -109,7 +109,7 @@ def _follows(before: Any, game: Any) -> None:
 
 
 def _game(replayed: Any) -> dict[str, Any]:
-    from bgrecord.writing.writers import is_illegal_play, next_actor, starts_nackgammon
+    from bgrecord.writing.writers import is_illegal_play, next_actor
 
     plies: list[dict[str, Any]] = []
     game: dict[str, Any] = {"plies": plies}
