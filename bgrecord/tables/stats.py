@@ -301,16 +301,24 @@ class Tables:
     rolls: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     match_rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     cubes: Counter[int] = field(default_factory=Counter)  # games by final cube value
+    persons: dict[str, str] = field(default_factory=dict)  # each name met, as its person (names recur game after game)
 
     def add(self, rows: Iterable[dict[str, Any]]) -> None:
         for row in rows:
             self.add_row(row)
 
+    def person(self, name: str | None, side: int) -> str:
+        """The person a games row's name is (:mod:`bgrecord.names`)."""
+        found = self.persons.get(name or "")
+        if found is None:
+            found = self.persons[name or ""] = self.names.of(name or "")
+        return found or unnamed(side)
+
     def add_row(self, row: dict[str, Any]) -> None:
         winner, result = row["winner"], row["result"]
         self.cubes[row["cube"] or 1] += 1
         for side in (0, 1):
-            name = self.names.of(row[f"player{side}"] or "") or unnamed(side)
+            name = self.person(row[f"player{side}"], side)
             person = self.people[name]
             person["games"] += 1
             person["invalid_games"] += not row["valid"]
@@ -345,7 +353,7 @@ class Tables:
             scores[row["winner"]] += row["points"]
         # the first game's players, in the columns of this one: swapped where its names are the
         # first game's the other way round, else the same (a name spelt otherwise is still its column's)
-        first, here = [self.names.of(match[f"player{side}"] or "") for side in (0, 1)], [self.names.of(row[f"player{side}"] or "") for side in (0, 1)]
+        first, here = [self.person(match[f"player{side}"], side) for side in (0, 1)], [self.person(row[f"player{side}"], side) for side in (0, 1)]
         match["scores"] = scores[::-1] if first != here and first == here[::-1] else scores
 
     def players(self) -> pd.DataFrame:
@@ -381,7 +389,7 @@ class Tables:
             match["final_score0"], match["final_score1"] = scores
             length = match["match_length"]
             won = next((side for side in (0, 1) if length and scores[side] >= length), None)
-            match["winner"] = None if won is None else self.names.of(match[f"player{won}"] or "") or unnamed(won)
+            match["winner"] = None if won is None else self.person(match[f"player{won}"], won)
             rows.append(match)
         return rows
 
