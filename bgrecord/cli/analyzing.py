@@ -1,4 +1,5 @@
-"""``bgrecord analyze``: every decision's error and every roll's luck, through GNU Backgammon."""
+"""``bgrecord analyze``: every decision's error and every roll's luck, from the analysis a record
+holds (eXtreme Gammon's, GNU Backgammon's SGF, OGXM's) or through GNU Backgammon."""
 
 from __future__ import annotations
 
@@ -36,11 +37,17 @@ def plies_option(command: Any) -> Any:
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "decisions_out", required=True, metavar="FILE",
               help="Where to write the decisions table (- for standard output), or a database (.duckdb, .sqlite) to "
-                   "keep the three tables in, where a match already analysed at these plies is not analysed again.")  # fmt: skip
+                   "keep the three tables in, where a match gnubg already analysed under the same settings (plies, "
+                   "version, rules) is not analysed again.")  # fmt: skip
 @click.option("--players", "players_out", metavar="FILE", help="Where to write the players table (one row a player of a match); "
               "needed unless -o is a database.")  # fmt: skip
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
 @plies_option
+@click.option("--engine", type=click.Choice(["auto", "recorded", "gnubg"]), default="auto", show_default=True,
+              help="Whose analysis: auto (the one the record holds, where it holds one: eXtreme Gammon's in .xg, GNU "
+                   "Backgammon's in its SGF, an OGXM producer's; GNU Backgammon's where not), recorded (only those the "
+                   "records hold: no engine is run, a match without one is not analysed) or gnubg (GNU Backgammon "
+                   "analyses every match).")  # fmt: skip
 @click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
               help="The longest GNU Backgammon may take over one match; a match that takes longer is not analysed "
                    "(one error), and the run goes on.")  # fmt: skip
@@ -54,22 +61,23 @@ def plies_option(command: Any) -> Any:
 @overwrite_option
 @quiet_option
 def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None, matches_out: str | None, plies: int,
-            timeout: float, table_format: str | None, rules: str | None, jobs: int, scheduler: str | None, overwrite: bool,
-            quiet: bool) -> None:  # fmt: skip
-    """Every decision's error and every roll's luck, through GNU Backgammon: tables.
+            engine: str, timeout: float, table_format: str | None, rules: str | None, jobs: int, scheduler: str | None,
+            overwrite: bool, quiet: bool) -> None:  # fmt: skip
+    """Every decision's error and every roll's luck, the records' own or gnubg's: tables.
 
-    Each match is read and replayed by bgrecord, and its games without errors are analysed by
-    GNU Backgammon (gnubg, run as a program: it must be installed), as gnubg itself would:
-    the players' totals are gnubg's own statistics. A game with errors is left out (said once);
-    a match gnubg cannot analyse (it crashes, or takes longer than --timeout) is one error, and
-    the next match is analysed. Tables: decisions (one row a checker play, close or actual cube
-    decision), players (one row a player of a match: errors, error rate, PR, luck, rating),
-    matches. Columns and definitions: docs/analysis.md. Each table is written to a temporary
-    file and renamed into place when complete.
+    Each match is read and replayed by bgrecord. Its games without errors are analysed by the
+    analysis the record holds (eXtreme Gammon's, GNU Backgammon's SGF, OGXM's: read, no engine
+    is run), or by GNU Backgammon (gnubg, run as a program: it must be installed), as gnubg
+    itself would: the players' totals are gnubg's own statistics. Decisions are counted as the
+    engine that made the analysis counts them (XG's PR for XG's). A game with errors is left out
+    (said once); a match gnubg cannot analyse (it crashes, or takes longer than --timeout) is one
+    error, and the next match is analysed. Tables: decisions (one row a checker play, close or
+    actual cube decision), players (one row a player of a match: errors, error rate, PR, luck,
+    rating), matches. Columns and definitions: docs/analysis.md. Each table is written to a
+    temporary file and renamed into place when complete.
     """
-    from bgrecord.analysis.engine import EngineMissing
-    from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
-    from bgrecord.analysis.gnubg import find_gnubg
+    from bgrecord.analysis.engine import EngineError, EngineMissing
+    from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis, gnubg_settings
     from bgrecord.analysis.tables import TABLES
     from bgrecord.outputs import OutputError, check_target
     from bgrecord.tables.export import DatasetWriter, TableWriter, needs
@@ -80,8 +88,19 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         raise click.UsageError("give --players FILE for the players table (or -o a database, which holds every table)")
     outputs = [(path, kind) for path, kind in ((decisions_out, "decisions"), (players_out, "players"), (matches_out, "matches")) if path]
     inputs = gather(paths)
+    settings = None
+    wanted = False  # gnubg was wanted and is not there: a match it would have analysed is a failure
+    if engine != "recorded":
+        try:
+            settings = gnubg_settings(timeout)  # gnubg's version and thresholds, for every match of the run
+        except EngineMissing as exc:
+            if engine == "gnubg":
+                fail(str(exc))
+            click.echo(f"bgrecord: only the analyses the records hold are read: {one_line(str(exc))}", err=True)
+            engine, wanted = "recorded", True
+        except EngineError as exc:
+            fail(f"gnubg does not start: {exc}")
     try:
-        find_gnubg()
         for path, kind in outputs:
             if kind == "decisions" and database:
                 _check_database(path, inputs.files)
@@ -92,8 +111,6 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
             check_target(path, inputs.files, overwrite, folder=fmt == "dataset")
             needs(fmt)
     except (OutputError, ImportError, ValueError) as exc:
-        fail(str(exc))
-    except EngineMissing as exc:
         fail(str(exc))
     inputs.report()
     known: frozenset[str] = frozenset()
@@ -106,6 +123,8 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
             fail(str(exc))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     workers = jobs or max(1, min(cores, len(inputs.files)))  # gnubg's work outweighs a worker's start from two files
+    if workers > 1 or scheduler:
+        close_engines()  # the gnubg asked for its settings: the workers run their own
     report = _Report()
     try:
         with contextlib.ExitStack() as stack:
@@ -126,7 +145,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
                 else:
                     writers.append((kind, stack.enter_context(TableWriter(path, fmt, TABLES[kind]))))
             batches = _Batches(writers)
-            arguments = (plies, rules, "gnubg", timeout, known)
+            arguments = (plies, rules, engine, timeout, known, settings)
             for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2),
                                    batch=1, failed=failed_analysis):  # fmt: skip
                 report.add(found)
@@ -138,7 +157,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         close_engines()  # this process's gnubg (the command ends without the interpreter's exit handlers)
     if not quiet:
         click.echo(report.summary(len(inputs.files), one_line(decisions_out)), err=True)
-    inputs.exit(report.failed, report.skipped > 0)
+    inputs.exit(report.failed or (wanted and report.left_out > 0), report.skipped > 0 or report.left_out > 0)
 
 
 def _waiting(target: str) -> None:
@@ -190,7 +209,7 @@ class _Report:
     """What the run did, told as it goes (on standard error) and summed up at the end."""
 
     def __init__(self) -> None:
-        self.matches = self.failures = self.skipped = self.cached = self.decisions = 0
+        self.matches = self.failures = self.skipped = self.cached = self.decisions = self.left_out = 0
         self.failed = False
 
     def add(self, found: Any) -> None:
@@ -206,14 +225,15 @@ class _Report:
         self.skipped += found.skipped_games
         self.cached += found.cached
         self.matches += sum(1 for row in found.matches if row["games_analysed"])
+        self.left_out += sum(1 for row in found.matches if row["problem"]) - len(found.failures)
         self.decisions += len(found.decisions)
 
     def summary(self, files: int, target: str) -> str:
         parts = [f"{count(files, 'file')}, {count(self.matches, 'match', 'matches')} analysed"]
         if self.cached:
             parts.append(f"{count(self.cached, 'match', 'matches')} analysed before")
-        if self.failures:
-            parts.append(f"{count(self.failures, 'match', 'matches')} not analysed")
+        if self.failures or self.left_out:
+            parts.append(f"{count(self.failures + self.left_out, 'match', 'matches')} not analysed")
         if self.skipped:
             parts.append(f"{count(self.skipped, 'game')} with errors left out")
         return f"{', '.join(parts)}: {count(self.decisions, 'decision')} -> {target}"
