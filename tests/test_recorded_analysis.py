@@ -171,6 +171,23 @@ def test_match_winning_chances_follow_the_table() -> None:
     assert won == -lost < 0 and lost == pytest.approx(met.equity_after(3, (0, 0), 1, 2, 1, False) - 0.5)
 
 
+def test_a_stored_analysis_that_does_not_read_is_no_analysis(tmp_path: Path) -> None:
+    """Numbers that are no numbers, letters off the board, cut values: the action is read without
+    its analysis (a decision not counted), never an error of the file."""
+    text = (FIXTURES / "noisy-5pt-analysed.sgf").read_text()
+    spoiled = {"nan-luck": text.replace("LU[0.21762]", "LU[nan]"), "cut": text.replace(" E ver 3 0.550948", " E ver"),
+               "letters": text.replace("A[0][qtst", "A[0][{{~~"), "huge": text.replace("0.217622 0C", "1e300 0C"),
+               "cube": text.replace("DA[E ver 3 0C 1 0.000000 1 0.449052", "DA[E ver 3 xC 1 0.000000 1 inf"),
+               "index": text.replace("A[0][qtst", "A[99999999999999999999][qtst")}  # fmt: skip
+    whole = analyse_file(FIXTURES / "noisy-5pt-analysed.sgf", engine="recorded")
+    for name, spoilt in spoiled.items():
+        path = tmp_path / f"{name}.sgf"
+        path.write_text(spoilt)
+        found = analyse_file(path, engine="recorded")
+        assert found.problem is None and found.failures == [] and len(found.players) == 2, name
+        assert sum(row["moves"] for row in found.players) == sum(row["moves"] for row in whole.players), name
+
+
 # --- OGXM's analysis ---
 
 OGXM = sorted((OTHER / "ogxm").glob("*.ogxm")) if (OTHER / "ogxm").is_dir() else []

@@ -26,7 +26,7 @@ from typing import Any, Iterator
 from bgrecord.analysis.counting import COUNTINGS, Counting
 from bgrecord.analysis.engine import Engine, EngineError, EngineMatch, EngineMissing
 from bgrecord.analysis.measures import Sums, Thresholds
-from bgrecord.analysis.recorded import read_recorded, stores_analysis, unplayed
+from bgrecord.analysis.recorded import judged_steps, read_recorded, stores_analysis, unplayed
 from bgrecord.analysis.rows import GameRows, Made, MatchPlace, game_key, player_row
 from bgrecord.analysis.settings import AnalysisRules, setting_key, threshold_columns
 from bgrecord.escapes import encodable
@@ -315,18 +315,12 @@ class _MatchWork:
 def _limit_cube(facts: EngineMatch, games: list[GameReplay], rules: AnalysisRules) -> None:
     """gnubg's cube decisions before rolls where the cube may not be doubled (at its limit): none."""
     for out, game in zip(games, facts.games):
-        cubes = iter(step.cube for _, step in _moves(out))
+        cubes = iter(step.cube for _, step in judged_steps(out) if step.kind == "move")
         for action in game.actions:
             if action.action == "move":
                 cube = next(cubes, None)
                 if cube is not None and not rules.may_double(cube):
                     action.cube = None
-
-
-def _moves(out: GameReplay) -> list[tuple[int, Any]]:
-    from bgrecord.analysis.recorded import judged_steps
-
-    return [(index, step) for index, step in judged_steps(out) if step.kind == "move"]
 
 
 # why a game is not given to the engine: said of one game, and of several

@@ -2,8 +2,9 @@
 imported by bgrecord: bgrecord talks to it through the process's standard streams.
 
 Requests come on standard input, one JSON object a line: ``{"mat": TEXT, "plies": N,
-"jacoby": bool, "cube": bool}`` (``cube``: the cube is used; false: no cube decision is analysed). For each, the match (a .mat text, written to a temporary file for gnubg's
-``import mat`` and removed as soon as it is read) is imported, analysed and its facts written on
+"jacoby": bool, "cube": bool}`` (``cube`` false: no cube decision is analysed). For each, the
+match (a .mat text, written to a temporary file for gnubg's ``import mat`` and removed as soon
+as it is read) is imported, analysed and its facts written on
 standard output as one line ``@bgrecord {json}``: per game, per action, what GNU Backgammon
 found (equities already normalised to money equity, EMG) and the match state it judged the
 action in; and gnubg's own statistics of each game and of the match, to check against. The

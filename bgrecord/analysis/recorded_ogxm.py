@@ -79,7 +79,8 @@ class OgxmSource:
         if cube is not None:
             action.cube = cube[0]
         normal = _normaliser(raw)
-        alternatives = [found for found in raw.get("alternatives") or () if isinstance(found, dict)]
+        listed = raw.get("alternatives")
+        alternatives = [found for found in listed if isinstance(found, dict)] if isinstance(listed, list) else []
         best, played = normal(_number(raw.get("best_equity"))), normal(_number(raw.get("played_equity")))
         if alternatives and best is not None:
             action.candidates = len(alternatives)

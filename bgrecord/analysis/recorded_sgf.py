@@ -22,18 +22,30 @@ from bgrecord.formats.sgf import point_of
 from bgrecord.replay import Step
 
 
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+_BOUND = 10.0  # an equity beyond this is not one
+
+
+def _number(text: str) -> float:
+    """A number of the analysis, as gnubg reads it (a C float); ValueError when it is none."""
+    value = f32(float(text))
+    if not abs(value) <= _BOUND:  # NaN fails too
+        raise ValueError(text)
+    return value
+
+
 def _candidate(text: str, player: int) -> tuple[tuple[tuple[int, int], ...], float, str | None]:
     """One candidate of ``A``: its play, equity and level. ValueError when it does not read."""
     tokens = text.split()
     letters, kind = tokens[0], tokens[1]
-    if len(letters) % 2 or len(letters) > 8:
+    if len(letters) % 2 or len(letters) > 8 or not set(letters) <= _LETTERS:
         raise ValueError(letters)
     play = tuple((point_of(letters[i], player), point_of(letters[i + 1], player)) for i in range(0, len(letters), 2))
     if kind == "E":
         at = 4 if tokens[2] == "ver" else 2
-        return play, f32(float(tokens[at + 5])), f"{int(tokens[at + 6].rstrip('C'))}ply"
+        return play, _number(tokens[at + 5]), f"{int(tokens[at + 6].rstrip('C')[:3])}ply"
     if kind in ("R", "X"):
-        return play, f32(float(tokens[tokens.index("Score") + 1])), "rollout"
+        return play, _number(tokens[tokens.index("Score") + 1]), "rollout"
     raise ValueError(kind)
 
 
@@ -46,8 +58,8 @@ def _cube(values: tuple[str, ...] | None, place: Place) -> tuple[CubeEquities, s
         if tokens[0] != "E":
             return None
         plies = tokens[3] if tokens[1] == "ver" else None
-        numbers = [f32(float(token)) for token in tokens[-14:]]
-        level = f"{int(plies.rstrip('C'))}ply" if plies else None
+        numbers = [_number(token) for token in tokens[-14:]]
+        level = f"{int(plies.rstrip('C')[:3])}ply" if plies else None
     except (ValueError, IndexError):
         return None
     if len(numbers) != 14 or not place.known:
@@ -69,7 +81,7 @@ class SgfSource:
         if cube is not None:
             action.cube = cube[0]
         try:
-            luck = f32(float(raw["LU"][0])) if raw.get("LU") else None
+            luck = _number(raw["LU"][0]) if raw.get("LU") else None
             found = raw.get("A") or ()
             candidates = [_candidate(text, place.player) for text in found[1:]]
             played = int(found[0]) if found else -1

@@ -177,6 +177,8 @@ def _best_play(step: Step, action: EngineAction) -> str | None:
         return None
     if not action.best:  # a dance: gnubg lists no play, XG lists the empty one
         return "" if action.candidates == 0 or action.best == () else None
+    if not all(0 <= target < source <= 25 for source, target in action.best):  # not a play (a record's analysis may say anything)
+        return None
     error, legal = before.check_play(step.dice, Play.from_pairs(action.best))
     if error is not None or legal is None:
         legal = resolve(before, step.dice, [MoveToken((s, t), (False, False), 1, "", 0) for s, t in action.best]).play
