@@ -360,3 +360,32 @@ def test_a_records_date_whatever_its_format() -> None:
     assert record_date(sgf) == "2023-09-06"
     assert record_date(read_match(b'; [EventDate "someday"]\n\n 1 point match\n')) is None
 
+
+# --- analyze's summary of the players ---
+
+
+@needs_gnubg
+def test_analyze_ends_with_each_player_or_the_archives_players(tmp_path: Path) -> None:
+    two = [str(FIXTURES / "noisy-3pt.mat"), str(FIXTURES / "noisy-5pt.mat")]
+    code, _, err = run("analyze", *two, "-o", str(tmp_path / "d.csv"), "--players", str(tmp_path / "p.csv"))
+    players = pd.read_csv(tmp_path / "p.csv")
+    lines = err.splitlines()
+    assert code == 0 and len(lines) == 1 + len(players)
+    for line, row in zip(lines[1:], players.itertuples()):
+        assert line == (f"{row.name} (against {row.opponent}, {row.file} match {row.match}): PR {row.pr:.2f}, {row.rating}; "
+                        f"error rate {row.error_rate:.1f}; luck {row.luck:+.3f}")  # fmt: skip
+    code, _, err = run("analyze", *two, "-o", str(tmp_path / "d.csv"), "--players", str(tmp_path / "p.csv"), "--overwrite", "-q")
+    assert code == 0 and err == ""
+
+
+def test_many_matches_end_with_the_head_of_the_players_table() -> None:
+    from bgrecord.report.text import RunSummary
+
+    summary = RunSummary()
+    for match in range(12):  # player P0 in every match, P1 ... P12 in one each
+        summary.add([{"file": "f.mat", "match": match + 1, "name": name, "opponent": "x", "checker_decisions": 10, "cube_decisions": 0,
+                      "error": 0.1 * (match + 1), "moves": 10, "games": 1, "luck": 0.0} for name in ("P0", f"P{match + 1}")])  # fmt: skip
+    lines = summary.lines()
+    assert lines[0] == "The 10 players of the most matches, of 13:" and len(lines) == 12
+    assert lines[2].split()[:3] == ["P0", "12", "12"] and lines[2].split()[6] == f"{500 * 7.8 / 120:.2f}"
+    assert [line.split()[0] for line in lines[3:]] == ["P1", "P10", "P11", "P12", "P2", "P3", "P4", "P5", "P6"]  # alike: by name

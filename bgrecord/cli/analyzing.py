@@ -138,6 +138,8 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         close_engines()  # this process's gnubg (the command ends without the interpreter's exit handlers)
     if not quiet:
         click.echo(report.summary(len(inputs.files), one_line(decisions_out)), err=True)
+        for line in report.players.lines():
+            click.echo(line, err=True)
     inputs.exit(report.failed, report.skipped > 0)
 
 
@@ -190,8 +192,11 @@ class _Report:
     """What the run did, told as it goes (on standard error) and summed up at the end."""
 
     def __init__(self) -> None:
+        from bgrecord.report.text import RunSummary
+
         self.matches = self.failures = self.skipped = self.cached = self.decisions = 0
         self.failed = False
+        self.players = RunSummary()  # said after the summary: each player, or the archive's players table head
 
     def add(self, found: Any) -> None:
         if found.problem:
@@ -207,6 +212,7 @@ class _Report:
         self.cached += found.cached
         self.matches += sum(1 for row in found.matches if row["games_analysed"])
         self.decisions += len(found.decisions)
+        self.players.add(found.players)
 
     def summary(self, files: int, target: str) -> str:
         parts = [f"{count(files, 'file')}, {count(self.matches, 'match', 'matches')} analysed"]

@@ -95,3 +95,38 @@ def _decision(row: dict[str, Any], names: tuple[str, str]) -> Iterator[str]:
     yield f"  {board_words(position, names, player)}"
     yield f"  Position ID {row.get('position_id')}, Match ID {row.get('match_id') or NONE}."
 
+
+class RunSummary:
+    """What ``bgrecord analyze`` says of its players at the end, at a terminal: a line for each
+    player of each match when the matches are few, else the head of the archive's players
+    table (the players of the most matches). Memory holds each name's sums and the first few
+    matches' rows."""
+
+    FEW = 4  # matches told player by player
+    HEAD = 10  # players told of a larger archive
+
+    def __init__(self) -> None:
+        self.archive = ArchivePlayers()
+        self.first: list[dict[str, Any]] = []
+        self.matches: set[tuple[str, int]] = set()
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        """Rows of the players table."""
+        for row in rows:
+            self.matches.add((str(row.get("file")), int(row.get("match") or 0)))
+            self.archive.add(row)
+            if len(self.matches) <= self.FEW:
+                self.first.append(row)
+
+    def lines(self) -> list[str]:
+        if not self.matches:
+            return []
+        if len(self.matches) <= self.FEW:
+            return [f"{figure('name', row.get('name'))} (against {figure('name', row.get('opponent'))}, {figure('file', row.get('file'))} "
+                    f"match {row.get('match')}): PR {figure('pr', row.get('pr'))}, {figure('rating', row.get('rating'))}; "
+                    f"error rate {figure('error_rate', row.get('error_rate'))}; luck {figure('luck', row.get('luck'))}"
+                    for row in self.first]  # fmt: skip
+        players = self.archive.figures()
+        shown = players[: self.HEAD]
+        said = f"The {len(shown)} players of the most matches, of {len(players)}:" if len(players) > len(shown) else "The players:"
+        return [said, *columns([h for h, _ in ARCHIVE], [[figure(key, p[key]) for _, key in ARCHIVE] for p in shown])]
