@@ -125,28 +125,14 @@ def _chunks(data: Any) -> Iterator[dict[str, Any]]:
 
 
 def _read_database(path: str | Path, collector: Collector) -> set[str]:
-    from bgrecord.analysis.store import FROM_TABLE, STORED
-    from bgrecord.tables.database import Database
-    from bgrecord.tables.storage import engine_failure, is_engine_error
+    from bgrecord.analysis.store import FROM_TABLE, STORED, reading
 
-    if not Path(path).is_file():
-        raise ValueError(f"{path}: no such database")
-    try:
-        database = Database(path, read_only=True)
-        try:
-            names = database.names()
-            if "decisions" not in names or "analysis_players" not in names:
-                raise ValueError(f"{path}: holds no analysis (bgrecord analyze -o {path} puts one there)")
-            read = set()
-            for kind, table in FROM_TABLE.items():
-                if table in names:
-                    columns = list(STORED[table])  # in the order written (a game's decisions are summed in it)
-                    _add(collector, kind, database.rows(f"SELECT {', '.join(columns)} FROM {table}", columns))
-                    read.add(kind)
-            return read
-        finally:
-            database.close()
-    except Exception as exc:
-        if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
-            raise engine_failure(path, exc) from None
-        raise
+    with reading(path, ("decisions", "analysis_players")) as database:
+        names = database.names()
+        read = set()
+        for kind, table in FROM_TABLE.items():
+            if table in names:
+                columns = list(STORED[table])  # in the order written (a game's decisions are summed in it)
+                _add(collector, kind, database.rows(f"SELECT {', '.join(columns)} FROM {table}", columns))
+                read.add(kind)
+        return read

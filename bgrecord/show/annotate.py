@@ -63,25 +63,11 @@ def read_annotations(path: str | Path) -> Annotations:
     """The decisions of a table written by ``bgrecord analyze`` or of a database holding them.
     Raises ``ValueError`` (not such a table), ``ImportError`` or ``OSError``."""
     if str(path).lower().endswith(_DATABASES):
-        from bgrecord.tables.database import Database
+        from bgrecord.analysis.store import reading
 
-        if not Path(path).is_file():
-            raise ValueError(f"{path}: no such database")
-        from bgrecord.tables.storage import engine_failure, is_engine_error
-
-        try:
-            database = Database(path, read_only=True)
-            try:
-                if "decisions" not in database.names():
-                    raise ValueError(f"{path}: holds no analysis (bgrecord analyze -o {path} puts one there)")
-                columns = ("game_key", "step", *SHOWN)
-                return Annotations(database.rows(f"SELECT {', '.join(columns)} FROM decisions", columns))
-            finally:
-                database.close()
-        except Exception as exc:
-            if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
-                raise engine_failure(path, exc) from None
-            raise
+        with reading(path) as database:
+            columns = ("game_key", "step", *SHOWN)
+            return Annotations(database.rows(f"SELECT {', '.join(columns)} FROM decisions", columns))
     from bgrecord.analysis.store import load, rows_of
 
     kind, data = load(path)
