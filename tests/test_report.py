@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import csv
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Iterator
 
 import pandas as pd
 import pytest
-from conftest import CORPUS, DATA, GNUBG
+from conftest import CORPUS, DATA, GNUBG, launch_chromium, needs_chromium
 from test_analysis import run
 
 from bgrecord.analysis.measures import Sums
@@ -25,7 +24,6 @@ from bgrecord.report.figures import Collector
 from bgrecord.report.sources import read_analysis, record_date
 
 FIXTURES = DATA / "analysis"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package gnubg) is not installed")
 SUMMARY = ("pr", "rating", "error_rate", "snowie_er", "checker_decisions", "checker_error", "cube_decisions", "cube_error",
            "doubtful", "bad", "very_bad", "missed_doubles_below_cp", "missed_doubles_above_cp", "wrong_doubles_below_dp",
@@ -237,13 +235,11 @@ def test_a_hundred_galaxy_matches_make_a_page_under_2_mb(analysed: Analysed) -> 
     assert re.search(r"point match, 20\d\d-\d\d-\d\d", analysed.page)  # the records' dates
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+@needs_chromium
 def test_the_page_loads_in_a_browser_with_its_charts_and_boards_drawn(analysed: Analysed) -> None:
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])  # fmt: skip
+        browser = launch_chromium(driver)
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             problems: list[str] = []
