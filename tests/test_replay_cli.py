@@ -118,7 +118,7 @@ def test_interactive_viewer_with_the_seeds_keys_and_the_arrows_through_a_pseudo_
         child.expect_exact("Unknown key: ? lists the keys.")
         child.send("?")
         child.expect_exact("Keys: Enter, Space or Right arrow: next step;")
-        child.expect_exact("Q or Ctrl+C: quit.")
+        child.expect_exact("Q, Esc or Ctrl+C: quit.")
         child.send("q")
         child.expect_exact("Goodbye.")
         child.expect(pexpect.EOF)
