@@ -385,3 +385,17 @@ def test_many_matches_end_with_the_head_of_the_players_table() -> None:
     assert lines[0] == "The 10 players of the most matches, of 13:" and len(lines) == 12
     assert lines[2].split()[:3] == ["P0", "12", "12"] and lines[2].split()[6] == f"{500 * 7.8 / 120:.2f}"
     assert [line.split()[0] for line in lines[3:]] == ["P1", "P10", "P11", "P12", "P2", "P3", "P4", "P5", "P6"]  # alike: by name
+
+
+def test_rows_no_analyze_writes_are_passed_over_and_worst_0_tells_none() -> None:
+    collector = Collector(worst=0)
+    players, decisions = _rows("k", "a.mat", 0, 0.14)
+    collector.add_players([*players, {**players[0], "player": 7}])
+    collector.add_decisions([*decisions, {**decisions[0], "player": -1}, {**decisions[0], "match_id": "not an id", "game_in_match": 2}])
+    report = collector.report()
+    (match,) = report.matches
+    assert [game.game for game in match.games] == [1, 2] and match.games[1].score is None and match.worst == ([], [])
+    from bgrecord.report.page import page
+    from bgrecord.report.text import report_text
+
+    assert "worst decisions" not in page(report, "t") and "worst decisions" not in report_text(report, "t")

@@ -32,6 +32,12 @@ def plies_option(command: Any) -> Any:
                              "and stronger.")(command)  # fmt: skip
 
 
+def timeout_option(command: Any) -> Any:
+    return click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
+                        help="The longest GNU Backgammon may take over one match; a match that takes longer is not "
+                             "analysed (one error), and the run goes on.")(command)  # fmt: skip
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "decisions_out", required=True, metavar="FILE",
@@ -41,9 +47,7 @@ def plies_option(command: Any) -> Any:
               "needed unless -o is a database.")  # fmt: skip
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
 @plies_option
-@click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
-              help="The longest GNU Backgammon may take over one match; a match that takes longer is not analysed "
-                   "(one error), and the run goes on.")  # fmt: skip
+@timeout_option
 @click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
               help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
                    "(the decisions table as a folder of Parquet files partitioned by source folder); by default from each "

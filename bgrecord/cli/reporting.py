@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from bgrecord.cli.analyzing import plies_option
+from bgrecord.cli.analyzing import plies_option, timeout_option
 from bgrecord.cli.common import STDIN, Nothing, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
 from bgrecord.escapes import one_line, shown
 
@@ -30,12 +30,13 @@ TITLE = "Backgammon analysis report"
               help="For each player of a match, this many of their worst decisions (checker plays and cube "
                    "decisions alike, of those marked doubtful or worse), each with its board.")  # fmt: skip
 @plies_option
+@timeout_option
 @rules_option()
 @jobs_option
 @overwrite_option
 @quiet_option
 def report(paths: tuple[str, ...], target: str, output: str | None, analyses: tuple[str, ...], worst: int, plies: int,
-           rules: str | None, jobs: int, overwrite: bool, quiet: bool) -> None:  # fmt: skip
+           timeout: float, rules: str | None, jobs: int, overwrite: bool, quiet: bool) -> None:  # fmt: skip
     """The report a player reads: PR, errors, luck and rating, per game, match and player.
 
     PATHS are match files or folders, analysed as bgrecord analyze analyses them (GNU
@@ -82,7 +83,7 @@ def report(paths: tuple[str, ...], target: str, output: str | None, analyses: tu
                 fail(str(exc))
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
         workers = jobs or max(1, min(cores, len(inputs.files)))
-        arguments = (plies, rules, 600.0, collector.known(plies))
+        arguments = (plies, rules, timeout, collector.known(plies))
         try:
             for found in each_file(file_findings, inputs.files, arguments, workers, quiet, progress=("analysing", 2), batch=1,
                                    failed=failed_findings):  # fmt: skip

@@ -5,8 +5,10 @@ worst decisions of each player of a match, and each player over the archive.
 
 The rows come in any order of tables and sources (:class:`Collector`); a match is known by its
 key, and where it was analysed more than once, the deepest analysis is told, from the first
-file it was found in (a copy of a match is one match). Memory holds each match's sums and its
-few worst decisions, never a table's rows.
+file it was found in (a copy of a match is one match). The collector holds each match's sums
+and its few worst decisions, never a table's rows (a table file is read whole, as replay
+--analysis reads it; a database a few thousand rows at a time). Rows no analyze writes (a
+player but 0 or 1, a Match ID that is none) are passed over.
 
 What it does not do: read tables or files (:mod:`bgrecord.report.sources` does), or say
 anything (:mod:`bgrecord.report.page`, :mod:`bgrecord.report.text`).
@@ -170,6 +172,7 @@ class Report:
     matches: list[MatchFigures]
     players: list[dict[str, Any]]  # :meth:`PlayerTotals.figures`, each with ``played``: [(match, side)]
     without_players: int = 0  # matches of the decisions table with no players rows: not told
+    worst: int = 3  # the worst decisions told of each player of a match (0: none, and no such part)
 
 
 class Collector:
@@ -194,7 +197,7 @@ class Collector:
     def add_decisions(self, rows: Iterable[dict[str, Any]]) -> None:
         for row in rows:
             place = self._place(row)
-            if place is None or row.get("game_in_match") is None or row.get("player") is None:
+            if place is None or row.get("game_in_match") is None or row.get("player") not in (0, 1):
                 continue
             found = self.decisions.get(place[0])
             if found is None:
@@ -205,7 +208,7 @@ class Collector:
     def add_players(self, rows: Iterable[dict[str, Any]]) -> None:
         for row in rows:
             place = self._place(row)
-            if place is None or row.get("player") is None:
+            if place is None or row.get("player") not in (0, 1):
                 continue
             origin, sides = self.players.setdefault(place[0], (place[1], {}))
             if origin == place[1]:
@@ -244,7 +247,7 @@ class Collector:
             player["played"] = played[player["name"]]
         told = set(deepest)
         without = len({key for key, _ in self.decisions if key not in told})
-        return Report(matches, players, without)
+        return Report(matches, players, without, self.worst)
 
     def _match(self, key: str, plies: int) -> MatchFigures:
         (file, number), sides = self.players[key, plies]

@@ -70,7 +70,7 @@ def page(report: Report, title: str) -> str:
         "</ul></li></ul></nav></header><main>",
         _players(report, ids),
         "<section aria-labelledby='matches'><h2 id='matches'>Matches</h2>",
-        *(_match(match, ids[id(match)]) for match in matches),
+        *(_match(match, ids[id(match)], report.worst) for match in matches),
         "</section></main></body></html>\n",
     ]
     return "".join(parts)
@@ -122,7 +122,7 @@ def _player(player: dict[str, Any], ident: str, ids: dict[int, str]) -> str:
             + _table(f"The matches of {name}", [h for h, _ in PLAYED], rows) + "</section>")  # fmt: skip
 
 
-def _match(match: MatchFigures, ident: str) -> str:
+def _match(match: MatchFigures, ident: str, worst: int) -> str:
     names = match.names
     parts = [f"<section class='match' id='{ident}' data-key='{escape(match.key)}' aria-labelledby='{ident}-h'>",
              f"<h3 id='{ident}-h'>{escape(match_heading(match))}</h3>",
@@ -133,11 +133,10 @@ def _match(match: MatchFigures, ident: str) -> str:
     for label, column in SUMMARY:
         cells = "".join(_cell(figure(column, match.players[side].get(column), match.length)) for side in (0, 1))
         rows.append(f'<tr data-column="{column}"><th scope="row">{escape(label)}</th>{cells}</tr>')
-    parts.append(_table("The match", ["", *names], rows))
+    parts.append(_table("The match", ["Figure", *names], rows))
     if match.games:
         parts.append(_games(match, ident))
-    for side in (0, 1):
-        parts.append(_worst(match, side, f"{ident}-worst-{side}"))
+    parts += [_worst(match, side, f"{ident}-worst-{side}") for side in (0, 1) if worst]
     return "".join(parts) + "</section>"
 
 

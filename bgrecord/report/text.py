@@ -55,20 +55,18 @@ def _lines(report: Report, title: str) -> Iterator[str]:
         yield from columns([h for h, _ in PLAYED], table)
     yield from _heading("Matches", "-")
     for match in matches:
-        yield from _match(match, numbers[id(match)])
+        yield from _match(match, numbers[id(match)], report.worst)
 
 
-def _match(match: MatchFigures, number: int) -> Iterator[str]:
+def _match(match: MatchFigures, number: int, worst: int) -> Iterator[str]:
     names = match.names
     yield from _heading(f"Match {number}: {match_heading(match)}", "~")
     skipped = f"; {match.skipped} games not analysed" if match.skipped else ""
     yield f"{match.file}, match {match.match}; {match.engine} at {match.plies} ply{skipped}."
     yield ""
     rows = [[label, *(figure(column, match.players[side].get(column), match.length) for side in (0, 1))] for label, column in SUMMARY]
-    yield from columns(["", *names], rows)
-    for side in (0, 1):
-        if not match.games:
-            break
+    yield from columns(["Figure", *names], rows)
+    for side in (0, 1) if match.games else ():
         yield ""
         yield f"The games of {names[side]}:"
         table = []
@@ -77,7 +75,7 @@ def _match(match: MatchFigures, number: int) -> Iterator[str]:
             found = game.figures(side)
             table.append([str(game.game), score, *(figure(key, found[key]) for _, key in GAME)])
         yield from columns(["Game", "Score before", *(label for label, _ in GAME)], table)
-    for side in (0, 1):
+    for side in (0, 1) if worst else ():
         yield ""
         yield f"The worst decisions of {names[side]}:" if match.worst[side] else f"{names[side]}: no decision marked doubtful or worse."
         for row in match.worst[side]:

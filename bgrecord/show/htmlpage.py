@@ -29,6 +29,7 @@ figure { margin: 0; max-width: 560px; }
 #moves button.mark { border-left: 4px solid #c8641e; }
 #words { min-height: 1.5em; font-size: 1.1em; }
 """
+_MARKS = ("doubtful", "bad", "very bad")  # gnubg's marks of a decision, the worst last
 
 
 def _geometry() -> dict[str, object]:
@@ -58,9 +59,6 @@ def _step(record: StepRecord, viewpoint: int | None = None) -> list[object]:
         record.length, words, notes, record.opening or "", record.closing or "", int(record.match_state.crawford),
         max(marks, key=_MARKS.index) if marks else "",
     ]  # fmt: skip
-
-
-_MARKS = ("doubtful", "bad", "very bad")  # gnubg's marks, the worst last
 
 
 def page(title: str, records: list[StepRecord], viewpoint: int | None = None) -> str:

@@ -185,9 +185,10 @@ class _Game:
         name, opponent = (self.names[player], self.names[1 - player]) if player is not None else ("", "")
         cube_after, owner_after = _cube_after(step)
         played = notation(step.play) if step.play is not None else ("" if step.kind == "move" else None)
+        words = action_words(step, name, opponent, out.result, played, self.viewpoint)
         record = StepRecord(
             self.number, step.action.number, step.action.line, player, self.names, step.kind, step.dice, played,
-            position, state, ogid, step.cube, step.cube_owner, step.score, action_words(step, name, opponent, out.result, played, self.viewpoint),
+            position, state, ogid, step.cube, step.cube_owner, step.score, words,
             step.after, step.play, [], cube_after=cube_after, cube_owner_after=owner_after,
             match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit, column=step.action.column,
         )  # fmt: skip

@@ -98,7 +98,8 @@ class Viewer:
         actions: dict[str, Callable[[], None]] = {
             "enter": self.next, "back": self.back, "home": lambda: self.go_to(0), "end": lambda: self.go_to(len(self.records) - 1),
             "down": lambda: self.other_game(1), "up": lambda: self.other_game(-1), "ctrl-d": self.next_cube,
-            "e": self.next_issue, "m": lambda: self.mistake(1), "shift-m": lambda: self.mistake(-1), "r": self.again, "c": self.dice, "i": self.info, "s": self.score, "t": self.turn,
+            "e": self.next_issue, "m": lambda: self.mistake(1), "shift-m": lambda: self.mistake(-1),
+            "r": self.again, "c": self.dice, "i": self.info, "s": self.score, "t": self.turn,
             "d": self.cube, "p": self.pips, "w": self.board_in_words, "o": self.one_point, "v": self.board,
             "g": self.go, "?": self.help,
         }  # fmt: skip
