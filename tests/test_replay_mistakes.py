@@ -119,6 +119,9 @@ def test_with_the_record_on_standard_input_the_viewer_reads_the_terminal() -> No
         assert child.exitstatus == 0
     finally:
         child.close(force=True)
+
+
+def test_with_the_record_on_standard_input_and_no_terminal_one_line_says_so() -> None:
     alone = subprocess.run([sys.executable, "-m", "bgrecord", "replay", "-", "-i"], input=XG.read_bytes(), capture_output=True,
                            start_new_session=True, timeout=60)  # fmt: skip
     said = alone.stderr.decode()
