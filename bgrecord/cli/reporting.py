@@ -113,7 +113,8 @@ def report(paths: tuple[str, ...], target: str, output: str | None, analyses: tu
     except OutputError as exc:
         fail(str(exc))
     if not quiet:
-        players = len(told.players)
-        click.echo(f"{len(told.matches)} matches, {players} player{'s' if players != 1 else ''} -> {one_line(target)}", err=True)
+        from bgrecord.formats.issues import count
+
+        click.echo(f"{count(len(told.matches), 'match', 'matches')}, {count(len(told.players), 'player')} -> {one_line(target)}", err=True)
     if paths:  # else what was read is the tables given, all read
         inputs.exit(analysed.failed, analysed.skipped > 0)

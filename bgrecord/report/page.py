@@ -20,7 +20,7 @@ from bgrecord.core.ids import MatchState
 from bgrecord.core.position import Position
 from bgrecord.report import charts
 from bgrecord.report.figures import MatchFigures, Report
-from bgrecord.report.wording import ARCHIVE, GAME, NONE, PLAYED, SUMMARY, decision_words, figure, match_heading, where
+from bgrecord.report.wording import ARCHIVE, GAME, NONE, PLAYED, SUMMARY, decision_words, figure, match_heading, told, where
 from bgrecord.show import svg
 from bgrecord.show.words import board_words
 
@@ -56,9 +56,7 @@ def page(report: Report, title: str) -> str:
     """The whole page of ``report``."""
     matches = report.matches
     ids = {id(match): f"match-{number}" for number, match in enumerate(matches, 1)}
-    engines = sorted({f"{m.engine} at {m.plies} ply" for m in matches})
-    summary = f"{len(matches)} match{'es' if len(matches) != 1 else ''}, {len(report.players)} player{'s' if len(report.players) != 1 else ''}"
-    summary += f"; analysed by {', '.join(engines)}." if engines else "."
+    summary = told(report)
     contents = "".join(f'<li><a href="#{ids[id(m)]}">{escape(match_heading(m))}</a></li>' for m in matches)
     parts = [
         f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>",

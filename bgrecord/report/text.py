@@ -9,7 +9,7 @@ from typing import Any, Iterator, Sequence
 
 from bgrecord.core.position import Position
 from bgrecord.report.figures import ArchivePlayers, MatchFigures, Report
-from bgrecord.report.wording import ARCHIVE, GAME, NONE, PLAYED, SUMMARY, decision_words, figure, match_heading, where
+from bgrecord.report.wording import ARCHIVE, GAME, NONE, PLAYED, SUMMARY, decision_words, figure, match_heading, told, where
 from bgrecord.show.words import board_words
 
 
@@ -37,8 +37,7 @@ def _lines(report: Report, title: str) -> Iterator[str]:
     numbers = {id(match): number for number, match in enumerate(matches, 1)}
     yield title
     yield "=" * len(title)
-    engines = sorted({f"{m.engine} at {m.plies} ply" for m in matches})
-    yield f"{len(matches)} matches, {len(report.players)} players" + (f"; analysed by {', '.join(engines)}." if engines else ".")
+    yield told(report)
     yield from _heading("Players", "-")
     rows = [[figure(key, player[key]) for _, key in ARCHIVE] for player in report.players]
     yield from columns([h for h, _ in ARCHIVE], rows)

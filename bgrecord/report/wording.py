@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgrecord.escapes import one_line
+from bgrecord.formats.issues import count
 
 NONE = "n/a"  # a rate without decisions, a figure no table gives
 
@@ -90,3 +91,10 @@ def match_heading(match: Any) -> str:
     length = "money session" if match.length == 0 else f"{match.length} point match" if match.length else "match"
     date = f", {match.date}" if match.date else ""
     return one_line(f"{match.names[0]} and {match.names[1]}, {length}{date}")
+
+
+def told(report: Any) -> str:
+    """``98 matches, 92 players; analysed by gnubg at 0 ply.``"""
+    engines = sorted({f"{m.engine} at {m.plies} ply" for m in report.matches})
+    said = f"{count(len(report.matches), 'match', 'matches')}, {count(len(report.players), 'player')}"
+    return said + (f"; analysed by {', '.join(engines)}." if engines else ".")
