@@ -121,8 +121,10 @@ def analyse_file(path: str | Path | Input | MatchRecord, plies: int = 0, rules: 
                  timeout: float | None = None, known: frozenset[str] = frozenset(),
                  gnubg: tuple[str, dict[str, float]] | None = None) -> FileAnalysis:  # fmt: skip
     """Analyse every match of the file at ``path`` (or of a match already read); ``engine``:
-    one of :data:`MODES`; ``known``: the analyses a database holds (:func:`cache_key` of each
-    match and its setting), left out (:attr:`FileAnalysis.cached` counts them); ``gnubg``: the
+    one of :data:`MODES`; ``known``: the analyses held elsewhere, left out
+    (:attr:`FileAnalysis.cached` counts them): a database's, each by :func:`cache_key` (the
+    match and its setting), or a match's bare key (held whatever its setting, as by the tables
+    given to a report); ``gnubg``: the
     version and thresholds the run expects of gnubg (its start found them)."""
     if engine not in MODES:
         raise ValueError(f"unknown analysis {engine!r}: one of {', '.join(MODES)}")
@@ -225,6 +227,8 @@ class _MatchWork:
             return self._not_analysed(row, f"{self.rules.variant} is not analysed (GNU Backgammon's .mat knows only standard backgammon)")
         if not self.kept:
             return None
+        if self.key in known:  # held, whatever its setting
+            return self._held()
         if asked.engine != "gnubg" and stores_analysis(self.match, self.kept):
             recorded = read_recorded(self.match, self.kept, self.rules)
             if recorded is not None:
@@ -267,9 +271,13 @@ class _MatchWork:
         thresholds = tuple(threshold_columns(Thresholds.of(settings[1])).values())
         if cache_key(self.key, f"gnubg {self.asked.plies}ply", settings[0], self.rules.text(), thresholds) not in known:
             return False
+        self._held()
+        return True
+
+    def _held(self) -> None:
+        """The match is analysed elsewhere: its row is taken back (the rows held there stand)."""
         self.found.matches.pop()
         self.found.cached += 1
-        return True
 
     def _not_analysed(self, row: dict[str, Any], why: str) -> None:
         row["problem"] = why

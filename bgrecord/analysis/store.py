@@ -108,6 +108,29 @@ def storing(target: str | Path, waiting: Callable[[], None] | None = None) -> It
         database.execute("CREATE INDEX decisions_by_match ON decisions (match_key, game_in_match, step)")
 
 
+@contextlib.contextmanager
+def reading(path: str | Path, needs: Iterable[str] = ("decisions",)) -> Iterator[Database]:
+    """The database at ``path``, open to read its analysis (it must hold the tables ``needs``).
+    Raises ``ValueError`` (no such database, or no analysis in it) and, for a file that is not
+    a database, :class:`~bgrecord.tables.storage.DatabaseError` in one line."""
+    from bgrecord.tables.storage import engine_failure, is_engine_error
+
+    if not Path(path).is_file():
+        raise ValueError(f"{path}: no such database")
+    try:
+        database = Database(path, read_only=True)
+        try:
+            if not set(needs) <= database.names():
+                raise ValueError(f"{path}: holds no analysis (bgrecord analyze -o {path} puts one there)")
+            yield database
+        finally:
+            database.close()
+    except Exception as exc:
+        if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
+            raise engine_failure(path, exc) from None
+        raise
+
+
 def table_kind(columns: Iterable[str]) -> str | None:
     """Which of analyze's tables has these columns (all of them), or None."""
     names = set(columns)

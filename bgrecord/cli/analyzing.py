@@ -33,6 +33,20 @@ def plies_option(command: Any) -> Any:
                              "and stronger.")(command)  # fmt: skip
 
 
+def engine_option(command: Any) -> Any:
+    return click.option("--engine", type=click.Choice(["auto", "recorded", "gnubg"]), default="auto", show_default=True,
+                        help="Whose analysis: auto (the one the record holds, where it holds one: eXtreme Gammon's in .xg, GNU "
+                             "Backgammon's in its SGF, an OGXM producer's; GNU Backgammon's where not), recorded (only those the "
+                             "records hold: no engine is run, a match without one is not analysed) or gnubg (GNU Backgammon "
+                             "analyses every match).")(command)  # fmt: skip
+
+
+def timeout_option(command: Any) -> Any:
+    return click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
+                        help="The longest GNU Backgammon may take over one match; a match that takes longer is not "
+                             "analysed (one error), and the run goes on.")(command)  # fmt: skip
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "decisions_out", required=True, metavar="FILE",
@@ -43,14 +57,8 @@ def plies_option(command: Any) -> Any:
               "needed unless -o is a database.")  # fmt: skip
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
 @plies_option
-@click.option("--engine", type=click.Choice(["auto", "recorded", "gnubg"]), default="auto", show_default=True,
-              help="Whose analysis: auto (the one the record holds, where it holds one: eXtreme Gammon's in .xg, GNU "
-                   "Backgammon's in its SGF, an OGXM producer's; GNU Backgammon's where not), recorded (only those the "
-                   "records hold: no engine is run, a match without one is not analysed) or gnubg (GNU Backgammon "
-                   "analyses every match).")  # fmt: skip
-@click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
-              help="The longest GNU Backgammon may take over one match; a match that takes longer is not analysed "
-                   "(one error), and the run goes on.")  # fmt: skip
+@engine_option
+@timeout_option
 @click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
               help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
                    "(the decisions table as a folder of Parquet files partitioned by source folder); by default from each "
@@ -76,8 +84,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     rating), matches. Columns and definitions: docs/analysis.md. Each table is written to a
     temporary file and renamed into place when complete.
     """
-    from bgrecord.analysis.engine import EngineError, EngineMissing
-    from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis, gnubg_settings
+    from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
     from bgrecord.analysis.tables import TABLES
     from bgrecord.outputs import OutputError, check_target
     from bgrecord.tables.export import DatasetWriter, TableWriter, needs
@@ -88,18 +95,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         raise click.UsageError("give --players FILE for the players table (or -o a database, which holds every table)")
     outputs = [(path, kind) for path, kind in ((decisions_out, "decisions"), (players_out, "players"), (matches_out, "matches")) if path]
     inputs = gather(paths)
-    settings = None
-    wanted = False  # gnubg was wanted and is not there: a match it would have analysed is a failure
-    if engine != "recorded":
-        try:
-            settings = gnubg_settings(timeout)  # gnubg's version and thresholds, for every match of the run
-        except EngineMissing as exc:
-            if engine == "gnubg":
-                fail(str(exc))
-            click.echo(f"bgrecord: only the analyses the records hold are read: {one_line(str(exc))}", err=True)
-            engine, wanted = "recorded", True
-        except EngineError as exc:
-            fail(f"gnubg does not start: {exc}")
+    engine, settings, wanted = start_engine(engine, timeout)
     try:
         for path, kind in outputs:
             if kind == "decisions" and database:
@@ -125,7 +121,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     workers = jobs or max(1, min(cores, len(inputs.files)))  # gnubg's work outweighs a worker's start from two files
     if workers > 1 or scheduler:
         close_engines()  # the gnubg asked for its settings: the workers run their own
-    report = _Report()
+    report = RunReport()
     try:
         with contextlib.ExitStack() as stack:
             writers: list[tuple[str, Any]] = []
@@ -157,7 +153,30 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         close_engines()  # this process's gnubg (the command ends without the interpreter's exit handlers)
     if not quiet:
         click.echo(report.summary(len(inputs.files), one_line(decisions_out)), err=True)
+        for line in report.players.lines():
+            click.echo(line, err=True)
     inputs.exit(report.failed or (wanted and report.left_out > 0), report.skipped > 0 or report.left_out > 0)
+
+
+def start_engine(engine: str, timeout: float) -> tuple[str, tuple[str, dict[str, float]] | None, bool]:
+    """The analysis a run makes, and gnubg's version and thresholds for every match of it (None
+    for the records' analyses only); True when gnubg was wanted and is not there (a match it
+    would have analysed is then a failure). Fails the run when gnubg is asked for alone and
+    is missing, or does not start."""
+    from bgrecord.analysis.engine import EngineError, EngineMissing
+    from bgrecord.analysis.files import gnubg_settings
+
+    if engine == "recorded":
+        return engine, None, False
+    try:
+        return engine, gnubg_settings(timeout), False
+    except EngineMissing as exc:
+        if engine == "gnubg":
+            fail(str(exc))
+        click.echo(f"bgrecord: only the analyses the records hold are read: {one_line(str(exc))}", err=True)
+        return "recorded", None, True
+    except EngineError as exc:
+        fail(f"gnubg does not start: {exc}")
 
 
 def _waiting(target: str) -> None:
@@ -205,12 +224,15 @@ class _Batches:
             rows.clear()
 
 
-class _Report:
+class RunReport:
     """What the run did, told as it goes (on standard error) and summed up at the end."""
 
     def __init__(self) -> None:
+        from bgrecord.report.text import RunSummary
+
         self.matches = self.failures = self.skipped = self.cached = self.decisions = self.left_out = 0
         self.failed = False
+        self.players = RunSummary()  # said after the summary: each player, or the archive's players table head
 
     def add(self, found: Any) -> None:
         if found.problem:
@@ -227,6 +249,7 @@ class _Report:
         self.matches += sum(1 for row in found.matches if row["games_analysed"])
         self.left_out += sum(1 for row in found.matches if row["problem"]) - len(found.failures)
         self.decisions += len(found.decisions)
+        self.players.add(found.players)
 
     def summary(self, files: int, target: str) -> str:
         parts = [f"{count(files, 'file')}, {count(self.matches, 'match', 'matches')} analysed"]
