@@ -74,7 +74,8 @@ def test_demo_is_deterministic_and_ends_with_a_result() -> None:
 
 def test_cli_reference_matches_help() -> None:
     reference = (DOCS / "cli.md").read_text(encoding="utf-8")
-    for command in ([], ["validate"], ["replay"], ["convert"], ["stats"], ["read"], ["board"], ["demo"], ["analyze"], ["index"], ["find"], ["players"]):
+    for command in ([], ["validate"], ["replay"], ["convert"], ["stats"], ["read"], ["board"], ["demo"], ["analyze"], ["index"], ["find"],
+                    ["report"], ["players"]):
         code, out = run(*command, "--help")
         assert code == 0
         assert out in reference, f"docs/cli.md is out of date for: bgrecord {' '.join(command)} --help"

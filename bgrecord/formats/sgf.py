@@ -2,8 +2,9 @@
 
 Parsed with ``grammars/sgf.lark``. White (``W``, ``PW``) is player 0, the left column of a
 .mat file; Black is player 1. The main line of each game tree is read (its nodes, then its
-first variation's, and so on); the other variations, analysis (``A``, ``DA``, ``LU``...), marks
-and comments are kept only in the raw text. ``MI``'s tags are read in any case; ``RE`` in any
+first variation's, and so on); the other variations, marks and comments are kept only in the raw
+text. GNU Backgammon's analysis of a move or a cube action (``A``, ``DA``, ``LU``) is kept beside
+the game as written (``game.analysis``; the analysis layer reads it). ``MI``'s tags are read in any case; ``RE`` in any
 node of the main line (some writers put it last). A beaver is
 written as a second ``double`` (by the doubled player, before any take): it is read as a
 beaver, a third as a raccoon. The first game's ``RU[Crawford:Jacoby:Nackgammon]`` is given as the
@@ -48,7 +49,8 @@ from bgrecord.formats.source import LINE_END, Input
 
 _SETUP = {"AE", "AW", "AB", "PL", "DI", "CV", "CP", "CO"}
 _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE", "CV"}
-_READ = _SETUP | _ROOT | {"W", "B"}
+_ANALYSIS = ("A", "DA", "LU")  # GNU Backgammon's analysis of the node's action: kept as written
+_READ = _SETUP | _ROOT | {"W", "B", *_ANALYSIS}
 _VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _BOARD_SETUP = re.compile(r"A[EWB]\[")
@@ -316,6 +318,9 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
         game.score_line, game.score_columns = root["MI"].token.line, (root["MI"].token.column, root["MI"].token.column)
     game.ratings = (number(_first(root, "WR")), number(_first(root, "BR")))
     if index == 1:
+        application = _first(root, "AP")
+        if application.startswith("GNU Backgammon"):  # whose analysis the nodes hold, where they hold one
+            match.analysis = {"engine": "gnubg", "version": application.partition(":")[2].strip()[:40]}
         for ident, key in _TAGS.items():
             if ident in root:
                 match.tags.append(Tag(key, root[ident].values[0], root[ident].token.line or 1))
@@ -331,6 +336,9 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
             if ident in props:
                 action, doubles = _action(props[ident], player, doubles, game, path)
                 if action is not None:
+                    analysis = {name: props[name].values for name in _ANALYSIS if name in props}
+                    if analysis:
+                        game.analysis[len(game.actions)] = analysis
                     game.actions.append(action)
         if "C" in props and is_cut_mark(props["C"].values[0]):
             mark, warning = cut_comment(props["C"].values[0], props["C"].token.line or 1, props["C"].token.column)
@@ -401,7 +409,7 @@ def _rolled(node: list[Property], setup: list[Property]) -> Roll | None:
     GNU Backgammon's record of dice rolled and not played (the game ended: a resignation),
     read as a roll without a play, as a .mat's ``33: ???``."""
     props = {prop.ident: prop for prop in setup}
-    if len(setup) != len(node) or set(props) != {"PL", "DI"}:
+    if len(setup) != sum(prop.ident not in _ANALYSIS for prop in node) or set(props) != {"PL", "DI"}:  # its luck may be said
         return None
     player = {"W": 0, "B": 1}.get(props["PL"].values[0].strip().upper())
     dice = props["DI"].values[0].strip()
