@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
 
@@ -22,10 +23,11 @@ from bgrecord.formats.issues import count
               help="A table written by bgrecord analyze (decisions, players or matches) to keep in the database, by "
                    "match and plies; find then shows the error made at each occurrence. May be given more than once.")  # fmt: skip
 @rules_option()
+@aliases_option
 @jobs_option
 @scheduler_option
 @quiet_option
-def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str, ...], rules: str | None, jobs: int,
+def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str, ...], rules: str | None, people: Any, jobs: int,
           scheduler: str | None, quiet: bool) -> None:  # fmt: skip
     """Put match files into a database: the tables of stats, and every position.
 
@@ -61,7 +63,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
 
     tables = _analysis_tables(analyses, target)
     try:
-        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe, waiting)
+        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe, waiting, people)
         if tables:
             from bgrecord.analysis.store import rows_of, storing
 
@@ -157,7 +159,9 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, limi
 def _occurrence(row: dict[str, Any]) -> str:
     """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``; in a file
     without lines, the unit its place counts (``file.xg:record 4: ...``), as validate says it."""
-    names = (one_line(row["player0"] or "left"), one_line(row["player1"] or "right"))
+    from bgrecord.names import named
+
+    names = (one_line(named(row["player0"] or "", 0)), one_line(named(row["player1"] or "", 1)))
     actor = names[row["player"]] if row["player"] in (0, 1) else "?"
     move = f", move {row['move']}" if row["move"] else ""
     match = f"match {row['match']}, " if row["match"] and row["match"] > 1 else ""

@@ -24,6 +24,7 @@ from bgrecord.core.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Pos
 from bgrecord.escapes import quoted
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
+from bgrecord.names import named
 from bgrecord.replay.cube import Cube
 from bgrecord.replay.repairing import Repairing
 from bgrecord.replay.repairs import Repair
@@ -42,6 +43,7 @@ ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 class GameReplayer(Repairing):
     def __init__(self, match: MatchRecord, game: GameRecord, rules: RuleSet, out: GameReplay, marks: bool, keep_steps: bool) -> None:
         self.match, self.game, self.rules, self.out = match, game, rules, out
+        out.variant = rules.variant
         self.keep_steps = keep_steps
         self.length = match.length or 0
         self.marks = marks  # the file writes hit marks: check them
@@ -87,7 +89,7 @@ class GameReplayer(Repairing):
             self.stop(category, code, message, action)
 
     def name(self, player: int) -> str:
-        return self.game.names[player] or ("the left player", "the right player")[player]
+        return named(self.game.names[player], player)
 
     def infer(self, rule: str, message: str, action: Action | None) -> None:
         """A rule no tag gave, told by the record itself: say so once per game."""

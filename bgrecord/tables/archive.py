@@ -30,6 +30,7 @@ from bgrecord.core.ids import MatchState, identify
 from bgrecord.escapes import encodable
 from bgrecord.formats.records import MatchRecord
 from bgrecord.formats.source import Input
+from bgrecord.names import NO_ALIASES, People
 from bgrecord.outputs import OutputError, held_signals
 from bgrecord.replay import GameReplay
 from bgrecord.replay.matchkeys import Duplicates, content_key
@@ -88,9 +89,10 @@ def failed_rows(file: Any, exc: BaseException) -> IndexRows:
 
 
 def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False,
-          waiting: Callable[[], None] | None = None) -> IndexReport:  # fmt: skip
+          waiting: Callable[[], None] | None = None, people: People = NO_ALIASES) -> IndexReport:  # fmt: skip
     """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
-    the files that are new or changed (by content), in order, written through :func:`updated`."""
+    the files that are new or changed (by content), in order, written through :func:`updated`;
+    the players and dice tables count ``people`` (an aliases table) as one person each."""
     report = IndexReport()
     with updated(target, waiting) as database:
         report.remade = database.remade
@@ -112,7 +114,7 @@ def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iter
             writer.add(rows)
         writer.flush()
         _mark_duplicates(database)
-        _summaries(database, dedupe)
+        _summaries(database, dedupe, people)
         database.execute("DROP INDEX IF EXISTS positions_by_id")
         database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
     return report
@@ -220,9 +222,9 @@ def _mark_duplicates(database: Database) -> None:
         database.execute("DROP TABLE copies")
 
 
-def _summaries(database: Database, dedupe: bool) -> None:
+def _summaries(database: Database, dedupe: bool, people: People = NO_ALIASES) -> None:
     """The players, matches and dice tables, summed again from the games table."""
-    tables = Tables()
+    tables = Tables(people)
     order = ", ".join(f'"{c}"' for c in GAME_COLUMNS)
     for row in database.rows(f"SELECT {order} FROM games ORDER BY file, match, game", GAME_COLUMNS):
         if not (dedupe and row["duplicate_of"]):
