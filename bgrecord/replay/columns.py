@@ -25,6 +25,7 @@ from dataclasses import replace
 from bgrecord.escapes import quoted
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import GameRecord, MatchRecord
+from bgrecord.names import person
 
 Names = tuple[str, str]
 
@@ -41,10 +42,11 @@ class Columns:
         """``game`` with its players as its columns say, the warning where its score line's names
         are a slip, and the reading to judge by the next score line (the whole cells swapped)."""
         names, known = game.names, self.names
-        if not self.on or known is None or names == known or "" in names or names[0] == names[1]:
-            self.names = names if self.on and "" not in names and names[0] != names[1] else known
+        people = (person(names[0]), person(names[1]))  # a name compared as a person (NFC, nothing invisible)
+        if not self.on or known is None or people == _people(known) or "" in people or people[0] == people[1]:
+            self.names = names if self.on and "" not in people and people[0] != people[1] else known
             return game, None, None
-        if names == (known[1], known[0]):
+        if people == _people((known[1], known[0])):
             scores = game.scores
             by_columns = after is not None and None not in scores and scores == (after.get(known[0]), after.get(known[1]))
             by_names = after is not None and None not in scores and scores == (after.get(known[1]), after.get(known[0]))
@@ -54,7 +56,7 @@ class Columns:
                 return replace(game, names=known), self.warning(game, "names-order", said), None
             swapped = replace(game, names=known, scores=(scores[1], scores[0]), score_columns=(game.score_columns[1], game.score_columns[0]))
             return game, None, swapped  # a swap of the columns, or of the whole cells: the next score line tells (judge)
-        close = [side for side in (0, 1) if names[1 - side] == known[1 - side] and _close(names[side], known[side])]
+        close = [side for side in (0, 1) if people[1 - side] == person(known[1 - side]) and _close(people[side], person(known[side]))]
         if close:
             side = close[0]
             said = f"{quoted(names[side])} is read as {quoted(known[side])}, the player of this column in the game before: a name spelt otherwise"
@@ -78,6 +80,10 @@ class Columns:
     def warning(self, game: GameRecord, code: str, message: str) -> Issue:
         line = game.score_line if game.score_line is not None else game.line
         return Issue(Severity.WARNING, "score", code, message, self.match.path, line, game.score_columns[0], game.index, unit=self.match.unit)
+
+
+def _people(names: Names) -> Names:
+    return person(names[0]), person(names[1])
 
 
 def _close(one: str, other: str) -> bool:

@@ -102,7 +102,7 @@ def missing_row(replayer: Replaying, start: int, back: int = 0) -> list[Repair]:
     if not isinstance(first, Roll) or first.player is None or replayer.position is None or replayer.turn is None:
         return []
     mover, other = first.player, 1 - first.player
-    after = _next_rolls(actions, start, 16)
+    after = _next_rolls(actions, start, 12)
     if len(after) < 2 or after[0].player != mover or after[1].player != other:
         return []
     position = replayer.position

@@ -17,11 +17,11 @@ from bgrecord.replay.state import GameReplay
 State = tuple[Any, ...]  # a replay's whole state between two actions (GameReplayer.snapshot)
 MAX_REPAIRS = 8  # repairs one game may take; past them, the rest of the game is not checked
 LOOK = 8  # actions a reading is first replayed ahead: both players' next plays, a cube action or two
-PAIRS = 1_500  # the most pairs of plays replayed for a row left out
-TRIED = 8_000  # the most pairs of plays looked at for it
+PAIRS = 800  # the most pairs of plays replayed for a row left out
+TRIED = 3_000  # the most pairs of plays looked at for it
 MENDS = 3  # later errors a trial mends on its way to the end of the game
 SEEN = 8  # rows looked back at from an error for a row whose number skips one (a row missing there)
-NEAR = 6  # rows looked back at for a row missing or written twice, where the numbers do not say
+NEAR = 3  # rows looked back at for a row missing or written twice, where the numbers do not say
 ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 PLAY_ERRORS = frozenset({"wrong-distance", "no-checker", "must-enter-first", "closed-point", "cannot-bear-off-yet", "bad-points",
                           "overage-not-from-highest", "more-dice-could-be-used", "larger-die-could-be-used", "too-many-moves"})  # fmt: skip
