@@ -362,7 +362,8 @@ class MatchReplayer:
         and beside it the score by the result the record claims. The match is over when all
         say so (a wrong result line is one error, not a second one at the next game)."""
         self.after, self.claimed_after, self.counted_after, self.net_after = self.afters(out)
-        self.counted_before = None
+        if self.after is not None:  # (a game without an end keeps the count before it: the next game's score may tell its end)
+            self.counted_before = None
         self.judge_end()
 
     def judge_end(self) -> None:

@@ -19,8 +19,8 @@ Each reading is replayed a few actions ahead (both players' next plays); those t
 cleanly are replayed to the end of the game, and the one that goes furthest, then the
 cheapest, is taken. A later error is therefore one that fails under every reading: one cause
 is one error. Where no reading fits, the game is not checked past the error (as before). The
-work is bounded: :data:`MAX_REPAIRS` repairs a game, and trials of at most :func:`budget`
-actions.
+work is bounded: :data:`MAX_REPAIRS` repairs a game, each found by trials of at most twice
+:func:`budget` actions.
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ def decide(replayer: Replaying, index: int, issue: Issue | None) -> Repair:
 def _search(replayer: Replaying, index: int, issue: Issue | None) -> Repair | None:
     actions = replayer.game.actions
     code = issue.code if issue is not None else "unreadable"
-    if code not in PLAY_ERRORS | AS_MADE | CUBE_ERRORS | {"roll-without-play", "unreadable"} or replayer.work > budget(replayer.game):
+    if code not in PLAY_ERRORS | AS_MADE | CUBE_ERRORS | {"roll-without-play", "unreadable"}:
         return None
+    limit = replayer.work + budget(replayer.game)  # this search's trials
     states: dict[int, State] = {}
 
     def state(at: int) -> State:
@@ -87,26 +88,26 @@ def _search(replayer: Replaying, index: int, issue: Issue | None) -> Repair | No
     for start in gaps:  # a row whose number skips one: a row may be missing before it
         state(start)
         readings += missing_row(replayer, start, starts.index(start))
-    best = _best(replayer, readings, state)
-    if best is None or best[0] < len(actions):
+    best = _best(replayer, readings, state, limit)
+    if best is None or best[0] < len(actions) or best[1]:  # not to the end, or only with later errors: search further
         more = []
-        for back, start in enumerate(near):
+        for back, start in enumerate(near if code != "turn-order" else []):  # (a turn out of order: one play lost, not a row)
             if start not in gaps:
                 state(start)
                 more += missing_row(replayer, start, back)
         state(index)
         more += unknown_plays(replayer, index, code)
-        found = _best(replayer, readings + more, state)
+        found = _best(replayer, readings + more, state, limit + budget(replayer.game))  # the searched readings: a budget of their own
         if found is not None:
             best = found
     if gaps and (best is None or best[0] < len(actions)):
         # the numbers say where a row is missing, and no reading replays the game to its end (the two
         # plays it held may be beyond the search): that is said, and the game is not checked on
         return Repair(gaps[0], "halt", 0.0, "skipped-row")
-    return best[1] if best is not None else None
+    return best[2] if best is not None else None
 
 
-def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], State]) -> tuple[int, Repair] | None:
+def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], State], limit: int) -> tuple[int, int, Repair] | None:
     """The reading that goes furthest, then with the fewest errors after it, then the cheapest,
     among those that replay the next :data:`LOOK` actions cleanly; None when none does. The
     horizon grows fourfold a round, and each round keeps the readings that go furthest: most wrong
@@ -122,7 +123,7 @@ def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], St
             scored.append((reach, -reading.cost, -order, reading))
     top = max((reading.index for *_, reading in scored), default=0)  # the horizon is counted from the latest reading
     horizon = LOOK
-    while scored and top + horizon < len(actions) and replayer.work <= budget(replayer.game):
+    while scored and top + horizon < len(actions) and replayer.work <= limit:
         horizon = horizon * 4 if len(scored) > 1 else len(actions)  # one reading left: to the end at once
         scored = [(_reach(replayer, reading, state, top + horizon, MENDS), cost, order, reading) for _, cost, order, reading in scored]
         furthest = max(score[0][0] for score in scored)
@@ -130,7 +131,7 @@ def _best(replayer: Replaying, readings: list[Repair], state: Callable[[int], St
     if not scored:
         return None
     reach, _, _, reading = max(scored, key=lambda score: score[:3])
-    return reach[0], reading
+    return reach[0], -reach[1], reading  # how far, how many later errors mended on the way, the reading
 
 
 def _reach(replayer: Replaying, reading: Repair, state: Callable[[int], State], end: int, mends: int = 0,

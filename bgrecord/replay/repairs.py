@@ -79,5 +79,6 @@ class Replaying(Protocol):
 
 
 def budget(game: GameRecord) -> int:
-    """The actions trials may replay in one game: linear in its length."""
-    return 50_000 + 100 * len(game.actions)
+    """The actions one search may replay in its trials: linear in the game's length (a game has
+    at most :data:`MAX_REPAIRS` searches)."""
+    return 40_000 + 100 * len(game.actions)
