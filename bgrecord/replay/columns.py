@@ -12,7 +12,8 @@ the game before, a score line may say:
   columns or a slip; the next score line tells (:meth:`Columns.judge`): where it follows the
   columns and not the names, it was a slip, said at this score line;
 - one name spelt otherwise (``Alise`` for ``Alice``: a letter or two apart): the same player
-  (``name-spelling``, a warning), so that the statistics keep two players.
+  (``name-spelling``, a warning, once a match for each spelling; none where the names differ
+  only by case and spacing), so that the statistics keep two players.
 
 Anything else (other players) is taken as written. Only .mat-like records are read so: the
 other formats name their players in fields of their own.
@@ -37,6 +38,7 @@ class Columns:
         self.match = match
         self.on = match.format == "mat"
         self.names: Names | None = None  # the columns of the game before
+        self.spelt: set[tuple[str, str]] = set()  # the other spellings said (each once a match)
 
     def read(self, game: GameRecord, after: dict[str, int] | None) -> tuple[GameRecord, Issue | None, GameRecord | None]:
         """``game`` with its players as its columns say, the warning where its score line's names
@@ -59,6 +61,10 @@ class Columns:
         close = [side for side in (0, 1) if people[1 - side] == person(known[1 - side]) and _close(people[side], person(known[side]))]
         if close:
             side = close[0]
+            written, spelling = people[side], person(known[side])
+            if written.casefold().split() == spelling.casefold().split() or (written, spelling) in self.spelt:
+                return replace(game, names=known), None, None  # the same name but for case and spacing, or a spelling said once already
+            self.spelt.add((written, spelling))
             said = f"{quoted(names[side])} is read as {quoted(known[side])}, the player of this column in the game before: a name spelt otherwise"
             return replace(game, names=known), self.warning(game, "name-spelling", said), None
         self.names = names
