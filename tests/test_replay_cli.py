@@ -48,7 +48,7 @@ def test_jsonl_schema() -> None:
     assert result.exit_code == 0 and len(lines) == 13
     first = lines[0]
     assert set(first) == {"path", "match", "game", "move", "line", "player", "name", "action", "dice", "play", "position_id",
-                          "match_id", "xgid", "ogid", "pips", "cube", "cube_owner", "score", "checked", "issues"}  # fmt: skip
+                          "match_id", "xgid", "ogid", "pips", "cube", "cube_owner", "score", "checked", "written", "repair", "issues"}  # fmt: skip
     assert first["checked"] is True and first["issues"] == [] and first["match"] == 1
     assert first["ogid"] == "11ccccchhhjjjjj:66666888dddddoo:N0N:14:B:IB:0:0:5:0" and first["path"] == str(XG)
     assert (first["position_id"], first["play"], first["pips"], first["name"]) == ("4HPwATDgc/ABMA", "24/23 13/9", [167, 167], "Jake Jacobs")

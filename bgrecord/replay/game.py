@@ -18,7 +18,6 @@ not checked past its error, and an info says so.
 from __future__ import annotations
 
 import weakref
-from typing import Any
 
 from bgrecord.core.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Position
 from bgrecord.escapes import quoted
@@ -41,7 +40,8 @@ ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 
 
 class GameReplayer(Repairing):
-    def __init__(self, match: MatchRecord, game: GameRecord, rules: RuleSet, out: GameReplay, marks: bool, keep_steps: bool) -> None:
+    def __init__(self, match: MatchRecord, game: GameRecord, rules: RuleSet, out: GameReplay, marks: bool, keep_steps: bool,
+                 recover: bool = True) -> None:  # fmt: skip
         self.match, self.game, self.rules, self.out = match, game, rules, out
         out.variant = rules.variant
         self.keep_steps = keep_steps
@@ -62,6 +62,7 @@ class GameReplayer(Repairing):
         self.loose: list[Unreadable] = []  # loose lines met, each taken as a comment unless the next action fails for want of it
         self.pending: Unreadable | None = None  # the last loose line, until an action after it replays
         self.repairs: dict[int, Repair] = {}  # what the record is taken to mean at each error, by the action's index
+        self.recover = recover  # False: the game is not checked past its first error (no repair sought)
         self.lenient = False  # the action at hand is taken as made, the rule it breaks aside (a repair's reading)
         self.quiet = False  # a trial of a repair: nothing kept
         self.work = 0  # actions replayed in trials: bounded (recovery.budget)

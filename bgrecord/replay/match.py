@@ -38,8 +38,10 @@ from bgrecord.replay.variants import named_variant
 
 
 class MatchReplayer:
-    def __init__(self, match: MatchRecord, rules: RuleSet | None = None, steps: bool = True, repeats: Repeats | None = None) -> None:
+    def __init__(self, match: MatchRecord, rules: RuleSet | None = None, steps: bool = True, repeats: Repeats | None = None,
+                 recover: bool = True) -> None:  # fmt: skip
         self.match = match
+        self.recover = recover  # False: each game stops at its first error (no repair)
         self.rules = rules or rules_for(match)
         self.repeats = repeats or Repeats()  # the file's: one unknown convention told once
         self.openings = OpeningRuns()
@@ -157,7 +159,7 @@ class MatchReplayer:
         marks = self.marks_seen or _marked(game)
         self.marks_seen = marks
         before = list(out.issues)
-        GameReplayer(self.match, game, self.rules, out, marks, self.steps).run()
+        GameReplayer(self.match, game, self.rules, out, marks, self.steps, self.recover).run()
         if opening_failure(out, unsure=False) is not None and not self.rules.given("variant") and not self.openings.broken:  # no game has shown the start yet
             out = self.other_start(out, before, marks)
         self.openings.judge(out, self.held)
@@ -217,7 +219,7 @@ class MatchReplayer:
         the Nackgammon start, which is taken for the match if the game then replays cleanly."""
         rules = replace(self.rules, variant=Variant.NACKGAMMON, assumed=self.rules.assumed - {"variant"})
         other = GameReplay(out.game, out.score, out.crawford, out.post_crawford, issues=list(before), crawford_unknown=out.crawford_unknown)
-        GameReplayer(self.match, out.game, rules, other, marks, self.steps).run()
+        GameReplayer(self.match, out.game, rules, other, marks, self.steps, self.recover).run()
         if any(issue.severity is Severity.ERROR for issue in other.issues[len(before) :]):
             return out
         self.rules = rules

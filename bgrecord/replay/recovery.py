@@ -1,6 +1,6 @@
 """Recovery after an error: what the record goes on from, so that checking goes on.
 
-At an action that does not replay (:class:`~bgrecord.replay.game.Stop`), the replay asks
+At an action that does not replay (:class:`~bgrecord.replay.state.Stop`), the replay asks
 :func:`decide` for a :class:`Repair`: a reading of the record under which the game goes on.
 The readings tried, each with a cost (how far it is from what is written):
 
@@ -16,8 +16,9 @@ The readings tried, each with a cost (how far it is from what is written):
 - the action left out, read as another cube word, or standing where a play was lost.
 
 Each reading is replayed a few actions ahead (both players' next plays); those that replay
-cleanly are replayed to the end of the game, and the one that goes furthest, then the
-cheapest, is taken. A later error is therefore one that fails under every reading: one cause
+cleanly are replayed to the end of the game (a later defect on the way mended by its own
+cheapest reading, and counted), and the one that goes furthest, with the fewest errors after it,
+then the cheapest, is taken. A later error is therefore one that fails under every reading: one cause
 is one error. Where no reading fits, the game is not checked past the error (as before). The
 work is bounded: :data:`MAX_REPAIRS` repairs a game, each found by trials of at most twice
 :func:`budget` actions.
@@ -55,6 +56,9 @@ def decide(replayer: Replaying, index: int, issue: Issue | None) -> Repair:
 
 
 def _search(replayer: Replaying, index: int, issue: Issue | None) -> Repair | None:
+    """The best reading of the error at action ``index``: first those that cost no search (and a
+    row left out where the row numbers say so), then, where none replays cleanly to the end of
+    the game, the rows and plays the record may have lost; None where none fits."""
     actions = replayer.game.actions
     code = issue.code if issue is not None else "unreadable"
     if code not in PLAY_ERRORS | AS_MADE | CUBE_ERRORS | {"roll-without-play", "unreadable"}:
@@ -83,7 +87,6 @@ def _search(replayer: Replaying, index: int, issue: Issue | None) -> Repair | No
     gaps = [start for start in starts if skips(actions, start)]
     again = [start for start in starts if skips(actions, start, -1)]  # a row numbered as the row before it
     for start in dict.fromkeys(near + again):  # a row written twice, before the action that failed
-        state(start)
         readings += duplicates(actions, start)
     for start in gaps:  # a row whose number skips one: a row may be missing before it
         state(start)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgrecord.core.position import Position
-from bgrecord.formats.issues import Issue, Severity
+from bgrecord.formats.issues import Severity
 from bgrecord.formats.records import Action, GameRecord, MatchRecord, Roll, SetPosition, Unreadable
 from bgrecord.replay.cube import Cube
 from bgrecord.replay.recovery import decide
@@ -48,6 +48,7 @@ class Repairing:
     quiet: bool
     keep_steps: bool
     lost: set[int]
+    recover: bool
     initial: State
 
     # the replayer's own, which the repairs call (declared here, defined by GameReplayer)
@@ -106,18 +107,14 @@ class Repairing:
         return index + 1 + repair.skipped
 
     def halt(self, index: int, repair: Repair) -> int:
-        """The rest of the game from ``index`` is not checked: an info says so (and where the
-        replay could not follow, the position before the action that failed is the last shown)."""
+        """The rest of the game from ``index`` is not checked: an info says so."""
         actions = self.game.actions
         action = actions[index]
         if not self.quiet:
-            if self.keep_steps and isinstance(action, Roll) and self.position is not None:
-                player = action.player if action.player is not None else self.position.turn
-                self.out.steps.append(Step(action, "move", player, Position(self.position.sides, player), None, action.dice, None,
-                                           self.cube.value, self.cube.owner, self.out.score, self.cube.offered, "not checked"))  # fmt: skip
             after = f" after the error at {repair.said}" if repair.said else ""
-            self.issue(Severity.INFO, "structure", "not-checked", f"the rest of this game is not checked: no reading of the record "
-                       f"replays past here{after} (checking resumes with the next game)", action)  # fmt: skip
+            why = f": no reading of the record replays past here{after}" if self.recover else ""
+            self.issue(Severity.INFO, "structure", "not-checked", f"the rest of this game is not checked{why} (checking resumes with the "
+                       "next game)", action)  # fmt: skip
         self.loose += [later for later in actions[index + 1 :] if isinstance(later, Unreadable) and later.loose]  # not checked: no defect told there
         self.out.checked = False
         return len(actions)
@@ -135,7 +132,7 @@ class Repairing:
             # the record garbled), or after a board the producer set up from its own course past that error:
             # the same cause, not a new defect; the game is not checked on
             return {index: Repair(index, "halt", 0.0, said=f"line {self.game.actions[last].line}")}
-        if len(self.repairs) < MAX_REPAIRS and index not in self.repairs:
+        if self.recover and len(self.repairs) < MAX_REPAIRS and index not in self.repairs:
             repair = decide(self, index, stop.issue)
             if repair.index not in self.repairs and repair.index > max(self.repairs, default=-1):
                 return {repair.index: repair}

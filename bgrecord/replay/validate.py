@@ -115,12 +115,14 @@ def failed_report(file: Any, exc: BaseException) -> FileReport:
 
 
 def replayed(source: Input | str | Path, rules: str | None = None, steps: bool = False,
-             repeats: Repeats | None = None) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
+             repeats: Repeats | None = None, recover: bool = True) -> Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]:
     """Each game of a file with its replay, as the file is read: (match, game, replay) for
     every game, and (match, None, None) once when a match ends (its issues are then all
     known). A match's replays come one game late: a game's end is judged when the next
     game (or the end of the match) is seen. ``repeats``: the file's repeats (one unknown
-    convention told once), to say at the end how many places share each."""
+    convention told once), to say at the end how many places share each. ``recover=False``:
+    a game's replay stops at its first error (what a conversion writes holds only plays the
+    record wrote, cut where the replay stopped), instead of going on from a repair."""
     current: MatchRecord | None = None
     replayer: MatchReplayer | None = None
     repeats = repeats or Repeats()
@@ -134,7 +136,7 @@ def replayed(source: Input | str | Path, rules: str | None = None, steps: bool =
         if match is not current:
             if current is not None and replayer is not None:
                 yield from ended(current, replayer)
-            current, replayer = match, MatchReplayer(match, rules_for(match, rules), steps, repeats)
+            current, replayer = match, MatchReplayer(match, rules_for(match, rules), steps, repeats, recover)
         if game is not None and replayer is not None:
             for out in replayer.feed(game):
                 yield match, out.game, out

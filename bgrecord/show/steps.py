@@ -167,7 +167,13 @@ class _Game:
             actions = self.out.game.actions
             index = {id(action): i for i, action in enumerate(actions)}
             last = max((index.get(id(step.action), -1) for step in self.out.steps), default=-1)
-            made += [self.unchecked_record(a) for a in actions[last + 1 :] if isinstance(a, (Roll, CubeAction, Result))]
+            rest = [a for a in actions[last + 1 :] if isinstance(a, (Roll, CubeAction, Result))]
+            made += [self.unchecked_record(a) for a in rest]
+            board = self.out.steps[-1].after if self.out.steps else None
+            if rest and board is not None:  # the action the replay stopped at: the position before it is known
+                failed = made[len(made) - len(rest)]
+                failed.position = Position(board.sides, failed.player if failed.player is not None else board.turn)
+                failed.written, failed.repair = one_line(rest[0].text.strip()), "not checked"
         if not made:
             return
         self.place(issues, made)
@@ -207,7 +213,6 @@ class _Game:
             match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit, column=step.action.column,
             written=one_line(step.action.text.strip()) if step.repair is not None else None, repair=step.repair,
         )  # fmt: skip
-        record.checked = step.repair != "not checked"
         record.game_over = step.kind in ("win", "drop") or (step.kind == "accept-resign" and out.result is not None)
         return record
 

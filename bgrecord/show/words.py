@@ -80,9 +80,7 @@ def action_words(step: Step, name: str, opponent: str, result: GameResult | None
 
 def repaired_words(step: Step, name: str) -> str:
     """An action that does not replay as written: what the record says, and how the replay read it
-    (``24/18 13/9``; ``left out``...), or that the replay stops there."""
-    if step.repair == "not checked":
-        return unchecked_words(step.action, name)
+    (``24/18 13/9``; ``left out``...)."""
     action = step.action
     if isinstance(action, Roll) and action.dice is not None:
         written = one_line(" ".join(token.text for token in action.moves) or action.note or "no move")

@@ -67,7 +67,7 @@ class Conversion:
 def _by_match(source: Input | str | Path, rules: str | None, found: Conversion) -> Iterator[tuple[MatchRecord, Iterator[GameReplay]]]:
     """Each match with its replayed games, as they are replayed (each game's errors in
     ``found``; a match's own once its games are done)."""
-    stream = replayed(source, rules, steps=True)
+    stream = replayed(source, rules, steps=True, recover=False)  # what is written holds only plays the record wrote
     item = next(stream, None)
     while item is not None:
         match = item[0]
