@@ -144,9 +144,8 @@ class GameReplayer(Repairing):
         actions, repairs = self.game.actions, self.repairs
         index = start
         try:
-            if not repairs:  # the usual game: no error met
-                for index in range(start, end):
-                    action = actions[index]
+            if not repairs and start == 0 and end == len(actions):  # the usual game: no error met
+                for index, action in enumerate(actions):
                     self.act(action)
                     if self.pending is not None and action is not self.pending and not isinstance(action, Comment):
                         self.pending = None  # the action after the loose line replays: the line held no action
@@ -269,7 +268,7 @@ class GameReplayer(Repairing):
         if repair is not None and repair.play is not None:
             play = repair.play
         elif action.moves:
-            resolution = resolve(before, action.dice, action.moves, hints=not self.quiet) if not bad else Resolution(None)
+            resolution = resolve(before, action.dice, action.moves, not self.quiet) if not bad else Resolution(None)
             found = resolution.play
             if found is None:
                 found = physical(before, action.dice, action.moves) if self.lenient else None

@@ -55,12 +55,13 @@ def row_issues(match: MatchRecord, game: GameRecord, told: Iterable[int]) -> lis
     """A warning at each row whose number does not follow the row before it, but at the lines in
     ``told`` (a row missing or written twice, said by the replay), and for a cell on a wrapped
     line (no number of its own on its line)."""
+    if _consecutive(game.actions):
+        return []  # the usual game: every row one more than the row before, read in one pass
     said = set(told)
-    lines = game.raw.splitlines()
     found = []
     previous: Row | None = None
     for row in rows(game.actions):
-        if previous is not None and row.number != previous.number + 1 and row.line not in said and _numbered(lines, game, row):
+        if previous is not None and row.number != previous.number + 1 and row.line not in said and _numbered(game, row):
             what = "again" if row.number == previous.number else "after row " + str(previous.number)
             message = f"row {row.number} {what}: the row numbers go up by one" + (
                 " (the rows replay: a slip of the number)" if row.number > previous.number else "")
@@ -71,8 +72,26 @@ def row_issues(match: MatchRecord, game: GameRecord, told: Iterable[int]) -> lis
     return found
 
 
-def _numbered(lines: list[str], game: GameRecord, row: Row) -> bool:
+def _consecutive(actions: Sequence[Action]) -> bool:
+    """Whether every numbered action's number is its row's, or one more than the last (a quick
+    look: a repeat, a result row's included, is looked at again by :func:`rows`)."""
+    last, line = -1, -1
+    for action in actions:
+        number = action.number
+        if number is None:
+            continue
+        if number != last:
+            if last >= 0 and number != last + 1:
+                return False
+            last, line = number, action.line
+        elif action.line != line:
+            return False  # the same number on another line: a result row, a wrapped line, or a repeat
+    return True
+
+
+def _numbered(game: GameRecord, row: Row) -> bool:
     """Whether the row's line itself starts with its number (a wrapped line's cell does not)."""
+    lines = game.raw.splitlines()
     at = row.line - game.line
     text = lines[at] if 0 <= at < len(lines) else ""
     return text.lstrip().startswith(f"{row.number})")
