@@ -43,6 +43,7 @@ from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import guarded, internal_issue, replayed
 from bgrecord.writing.writers import notation, step_state, write_mat
 
+PART = 50  # games of a money session given to the engine at once: about 190 MB of gnubg (2,000 at once: 2.8 GB, and it died)
 ANALYSED = ("move", "double", "take", "drop", "beaver", "raccoon")  # the steps an engine judges
 _ENGINE_KIND = {"move": "move", "double": "double", "beaver": "double", "raccoon": "double", "take": "take", "drop": "drop"}
 _NAMES = ("left", "right")  # what the engine is told the players are called (gnubg refuses an empty name)
@@ -183,8 +184,7 @@ class _MatchWork:
             return
         try:
             engine = engine_for(engine_name, timeout)
-            facts = engine.analyse(self._mat(), self.plies, self.rules.jacoby and not self.length)
-            self._rows(facts, engine.name)
+            self._rows(self._facts(engine), engine.name)
         except (EngineError, EngineMissing) as exc:  # missing: on a cluster's worker, found only there
             row["problem"] = str(exc)
             found.failures.append(f"match {self.number}: {exc}: not analysed")
@@ -197,12 +197,25 @@ class _MatchWork:
                 "player0": names[0], "player1": names[1], "plies": self.plies, "engine": None, "games": len(self.games),
                 "games_analysed": 0, "games_skipped": self.skipped, "problem": None}  # fmt: skip
 
-    def _mat(self) -> str:
-        """The games without errors as a .mat, in GNU Backgammon's layout: bgrecord's own writing
+    def _facts(self, engine: Engine) -> EngineMatch:
+        """The engine's facts of the games kept: a match at once, a money session in parts of
+        :data:`PART` games (its games stand alone), so that the engine's memory and its reply
+        stay bounded however long the session. The engine's own statistics are of the whole
+        match only when it went at once."""
+        jacoby = self.rules.jacoby and not self.length
+        if self.length or len(self.kept) <= PART:
+            return engine.analyse(self._mat(self.kept), self.plies, jacoby)
+        games = []
+        for start in range(0, len(self.kept), PART):
+            games += engine.analyse(self._mat(self.kept[start : start + PART]), self.plies, jacoby).games
+        return EngineMatch(games)
+
+    def _mat(self, kept: list[GameReplay]) -> str:
+        """Games without errors as a .mat, in GNU Backgammon's layout: bgrecord's own writing
         of its replay, with plain names and nothing but the plays, cube actions and results."""
         header = MatchRecord(None, "mat", "utf-8", self.length)
         clean = []
-        for number, out in enumerate(self.kept, 1):
+        for number, out in enumerate(kept, 1):
             actions: list[Action] = [a for a in out.game.actions if isinstance(a, (Roll, CubeAction, Result)) and not _unplayed(a)]
             clean.append(replace(out, game=replace(out.game, names=_NAMES, number=number, actions=actions)))
         return write_mat(header, clean)

@@ -176,12 +176,16 @@ class _Batches:
     def add(self, found: Any) -> None:
         for kind in self.rows:
             self.rows[kind].extend(getattr(found, kind))
-        if len(self.rows.get("decisions", ())) >= 5000:
+        if len(self.rows.get("decisions", ())) >= self.SIZE:
             self.flush()
+
+    SIZE = 5000
 
     def flush(self) -> None:
         for kind, writer in self.writers:
-            writer.write(self.rows[kind])
+            rows = self.rows[kind]
+            for start in range(0, max(len(rows), 1), self.SIZE):  # a long session's rows too, a batch at a time
+                writer.write(rows[start : start + self.SIZE])
         for rows in self.rows.values():
             rows.clear()
 

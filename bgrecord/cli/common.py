@@ -224,6 +224,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
     thresholds = gc.get_threshold()
     gc.set_threshold(50_000, *thresholds[1:])
     pool: list[Any] = []  # the worker processes, when there are: [executor, how many]
+    stopping = False
 
     def here(file: Any) -> Any:
         return work(source_of(file) if isinstance(file, str) else file, *arguments)
@@ -236,10 +237,10 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         if scheduler and files:
             results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), batch, retry)
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
-            from bgrecord.tables.cluster import BATCH, in_order, run_batch
+            from bgrecord.tables.cluster import BATCH, in_order
 
             pool[:] = [_pool(jobs), jobs]
-            results = in_order(lambda part: pool[0].submit(run_batch, work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
+            results = in_order(lambda part: pool[0].submit(_task, work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
         else:
             results = (here(file) for file in files)
         results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(files, results))
@@ -248,9 +249,12 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
 
             results = track(results, total=len(files), description=progress[0], transient=True, console=_stderr())
         yield from results
+    except BaseException:  # a stop (a signal, a closed output, the caller gone): the workers go now
+        stopping = True
+        raise
     finally:
         if pool:
-            pool[0].shutdown(cancel_futures=True)
+            _end(pool[0], stopping)
         gc.set_threshold(*thresholds)
         gc.unfreeze()
 
@@ -260,10 +264,47 @@ def _sources(files: list[Any]) -> list[Any]:
     return [source_of(file) if isinstance(file, str) else file for file in files]
 
 
+STOP_GRACE = 1.5  # seconds a stopped worker has to remove its temporary files before it is killed
+
+
 def _pool(jobs: int) -> Any:
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
+
+
+def _task(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
+    """A batch in a worker (:func:`bgrecord.tables.cluster.run_batch`); a stopping signal there
+    ends the worker once the batch's work has unwound (its temporary files removed), and its
+    engines with it, rather than leave it to wait for the next batch."""
+    from bgrecord.tables.cluster import run_batch
+
+    try:
+        return run_batch(work, files, arguments)
+    except SystemExit as stop:  # only a stopping signal raises it in a worker (streams.stop_on_signals)
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
+
+
+def _end(pool: Any, stopping: bool) -> None:
+    """End a pool of workers: when the run goes on, once they are done; when it stops, now:
+    each is told to stop (SIGTERM: it removes its temporary files) and killed if it has not
+    ended within :data:`STOP_GRACE` seconds. The engines a worker started die with it."""
+    if not stopping:
+        pool.shutdown(cancel_futures=True)
+        return
+    from multiprocessing.connection import wait
+
+    workers = [worker for worker in (getattr(pool, "_processes", None) or {}).values() if worker.exitcode is None]
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        try:
+            os.kill(worker.pid, signal.SIGTERM)
+        except OSError:  # ended already
+            pass
+    ended = set(wait([worker.sentinel for worker in workers], STOP_GRACE)) if workers else set()
+    for worker in workers:
+        if worker.sentinel not in ended:
+            worker.kill()
 
 
 def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callable[[Any, BaseException], Any] | None,
@@ -271,8 +312,6 @@ def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callabl
     """A batch whose worker failed it: each file again, alone in a new process, and
     ``failed(file, exception)`` for one that fails again. A broken pool is replaced."""
     from concurrent.futures.process import BrokenProcessPool
-
-    from bgrecord.tables.cluster import run_batch
 
     if failed is None:
         raise exc
@@ -282,12 +321,15 @@ def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callabl
     found = []
     for file in batch:
         single = _pool(1)
+        stopping = True
         try:
-            found += single.submit(run_batch, work, _sources([file]), arguments).result()
+            found += single.submit(_task, work, _sources([file]), arguments).result()
+            stopping = False
         except Exception as again:  # noqa: BLE001 - this file's failure, whatever it is
             found.append(failed(file, again))
+            stopping = False
         finally:
-            single.shutdown(wait=False, cancel_futures=True)
+            _end(single, stopping)
     return found
 
 
@@ -302,14 +344,17 @@ def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any
         fail(str(exc))
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(parent: int) -> None:
     """In a worker: Ctrl-C is for the main process, which stops the workers without a
     traceback; SIGTERM and SIGHUP stop a worker as they stop the main process (its temporary
-    files removed)."""
+    files removed); and SIGTERM comes when the main process ends, however it ends (a second
+    Ctrl-C, SIGKILL): no worker is left waiting for work that never comes."""
     from bgrecord.cli.streams import stop_on_signals
+    from bgrecord.processes import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stop_on_signals(worker=True)
+    die_with_parent(signal.SIGTERM, parent)
 
 
 def _stderr() -> Any:
