@@ -10,6 +10,8 @@ from typing import Any
 import click
 
 from bgrecord.cli.common import (
+    MAX_SECONDS,
+    Finite,
     each_file,
     fail,
     gather,
@@ -41,7 +43,7 @@ def plies_option(command: Any) -> Any:
               "needed unless -o is a database.")  # fmt: skip
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
 @plies_option
-@click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
+@click.option("--timeout", type=Finite(1, MAX_SECONDS), default=600, show_default=True, metavar="SECONDS",
               help="The longest GNU Backgammon may take over one match; a match that takes longer is not analysed "
                    "(one error), and the run goes on.")  # fmt: skip
 @click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),

@@ -57,6 +57,26 @@ def fail(message: str) -> NoReturn:
 
 # --- options ---
 
+MAX_COUNT = 10**9  # the most a count option may ask (a game's number, occurrences): beyond any archive
+MAX_SECONDS = 86_400  # the longest a time option may be: a day
+
+
+class Finite(click.FloatRange):
+    """A number within bounds: NaN (which passes every comparison) and the infinities refused
+    in one line, as any value out of range is (a bound is what keeps arithmetic from failing)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        found = super().convert(value, param, ctx)
+        if found != found:
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return found
+
+
+def count_range(low: int = 1) -> click.IntRange:
+    """A count option's type: from ``low`` to :data:`MAX_COUNT`."""
+    return click.IntRange(low, MAX_COUNT)
+
+
 
 def output_format(command: F) -> F:
     """The one output-format option every reporting command shares."""

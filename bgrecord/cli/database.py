@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+from bgrecord.cli.common import STDIN, count_range, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
 
@@ -109,7 +109,7 @@ def _analysis_tables(paths: tuple[str, ...], target: str) -> list[tuple[str, Any
 @click.option("--dice", is_flag=True, help="Also the dice (of a gnubg ID, an XGID or an OGID).")
 @click.option("--cube", is_flag=True, help="Also the cube's value and owner.")
 @click.option("--score", is_flag=True, help="Also the score and the match length.")
-@click.option("--limit", type=click.IntRange(1), help="At most this many occurrences (the first, in file order; the summary says of how many).")
+@click.option("--limit", type=count_range(), help="At most this many occurrences (the first, in file order; the summary says of how many).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a line an occurrence; json: one document.")  # fmt: skip
 def find(database: str, position: str, dice: bool, cube: bool, score: bool, limit: int | None, output: str) -> None:

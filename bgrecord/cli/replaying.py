@@ -12,7 +12,7 @@ import click
 from click.core import ParameterSource
 
 from bgrecord.cli.analyzing import plies_option
-from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
+from bgrecord.cli.common import STDIN, Nothing, count_range, fail, gather, overwrite_option, rules_option, source_of
 from bgrecord.escapes import one_line, shown
 from bgrecord.formats.issues import Issue, Severity
 
@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 @click.command(name="replay")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--game", type=click.IntRange(1), help="Only this game (1-based in each file).")
+@click.option("--game", type=count_range(), help="Only this game (1-based in each file).")
 @click.option("--format", "output", type=click.Choice(["text", "jsonl", "html"]), default="text", show_default=True,
               help="text: each step in words and the board after it; jsonl: one JSON object per action; html: one "
                    "self-contained page (of one file).")  # fmt: skip
