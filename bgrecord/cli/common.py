@@ -13,16 +13,18 @@ escapes a worker) with a work function whose own failures are caught by
 :func:`bgrecord.replay.validate.guarded` or :func:`~bgrecord.replay.validate.guarded_steps` (any exception
 of a file is that file's ``internal`` issue), names and messages printed with
 :func:`~bgrecord.escapes.one_line` through ``click.echo`` (the group guards and escapes the
-standard streams), outputs written through :mod:`bgrecord.outputs` (checked with
-``check_target`` and ``distinct`` before any work).
+standard streams), outputs written through :mod:`bgrecord.outputs` (all of a run's checked
+together with ``check_outputs`` before any work).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import os
 import signal
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,35 +162,61 @@ class Inputs:
 
 def gather(paths: Iterable[str]) -> Inputs:
     """The files of ``paths``: files as named, folders searched for match files, ``-`` for
-    standard input (once)."""
+    standard input (once). What cannot be read is said now, whoever reads it later (exit
+    status 2): a file without the permission, a folder below that cannot be listed. A pipe,
+    a FIFO or a device is read now, once (:func:`bgrecord.formats.source.read_once`): every
+    command, and every step of one (``index`` hashes a file before it reads it, ``replay
+    --analyze`` analyses it before it replays it), reads the same bytes."""
     from bgrecord.formats.reader import match_files
 
     found = Inputs()
     seen: set[str] = set()
+
+    def unlisted(error: OSError) -> None:
+        found.missing.append(f"{error.filename}: cannot read this folder: {error.strerror or error}")
+
     for name in paths:
         if name == STDIN:
             if STDIN not in seen:
                 seen.add(STDIN)
                 found.files.append(STDIN)
             continue
-        path = Path(name)
         try:
-            is_dir = path.is_dir()
-            exists = is_dir or path.exists()
+            mode = os.stat(name).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            found.missing.append(f"{name}: no such file or folder")
+            continue
         except OSError as exc:
             found.missing.append(f"{name}: cannot read: {exc.strerror or exc}")
             continue
-        if not exists:
-            found.missing.append(f"{name}: no such file or folder")
-            continue
-        files = [str(f) for f in match_files([path])] if is_dir else [name]
+        is_dir = stat.S_ISDIR(mode)
+        files = [str(f) for f in match_files([name], unlisted)] if is_dir else [name]
         if is_dir and not files:
             found.empty.append(name)
         for file in files:
-            if file not in seen:
-                seen.add(file)
+            if file in seen:
+                continue
+            seen.add(file)
+            problem = _unreadable(file, is_dir or stat.S_ISREG(mode))
+            if problem:
+                found.missing.append(f"{file}: cannot read: {problem}")
+            else:
                 found.files.append(file)
     return found
+
+
+def _unreadable(name: str, regular: bool) -> str | None:
+    """Why the file ``name`` cannot be read, or None; a stream (not ``regular``) is read now."""
+    from bgrecord.formats.source import read_once
+
+    if not os.access(name, os.R_OK):
+        return os.strerror(errno.EACCES)
+    if not regular:
+        try:
+            read_once(name)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 # --- working on files ---

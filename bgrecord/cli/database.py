@@ -66,8 +66,9 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
             from bgrecord.analysis.store import rows_of, storing
 
             with storing(target, waiting) as store:
-                for kind, data in tables:
-                    store.add(kind, rows_of(data))
+                for kind, chunks in tables:
+                    for chunk in chunks:  # a large table a chunk at a time
+                        store.add(kind, rows_of(chunk))
     except (ValueError, OSError) as exc:
         fail(str(exc))
     if report.remade:

@@ -198,7 +198,7 @@ def _annotations(table: str | None, analyze: bool, files: list[str], plies: int,
             rows += found.decisions
     finally:
         close_engines()
-    return Annotations(rows)
+    return Annotations.of_rows(rows)
 
 
 def _no_game(name: str, game: int | None, records: list[Any]) -> None:

@@ -79,6 +79,13 @@ _SGF_GAME = re.compile(rb"GM\s*\[\s*([0-9]{1,6})\s*\]")
 _FIBS = re.compile(r"^Score is [0-9]+-[0-9]+ in (?:a [0-9]+ point|an unlimited) match", re.M)
 _FIBS_MONEY = re.compile(r"^Score is [0-9]++-[0-9]++\.?[ \t]*+\r?\n[ \t]*+\S++ is X - \S++ is O", re.M)  # money play: no "in a ..."
 _SNOWIE = re.compile(r"\A[ \t]*+(?:[^;\n]*+;){39}")  # possessive: a line of blanks fails in one pass
+_SGF = re.compile(r"\A\(\s*+;")  # a game tree opens with its first node (SGF's grammar), blanks between
+# A line that only a .mat transcript holds: a move row ("  1) 31: 8/5 6/5") or a match length
+# ("7 point match", "Match length: 7") at the start of a line, as grammars/mat.lark reads them.
+_MAT_LENGTH = rb"[0-9]++(?:[ \t]*+-|[ \t])[ \t]*+(?i:points?|pts?\.?)[ \t]++(?i:match)|(?i:match[ \t]++(?:of|to|length))[ \t:]*+[0-9]"
+_MAT = re.compile(rb"(?:^|(?<=\r))[ \t]*+(?:[0-9]++\)|" + _MAT_LENGTH + rb")", re.M)  # a line ends with LF, CRLF or CR
+_MAT_TEXT = re.compile(_MAT.pattern.decode(), re.M)
+SCAN = 1 << 20  # bytes of a text searched at a time for a .mat line beyond its head
 
 
 def detect(source: Input) -> Format | Refusal:
@@ -103,7 +110,7 @@ def detect(source: Input) -> Format | Refusal:
             return Refusal("binary data, not text", "binary")
         text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     stripped = text.lstrip()
-    if stripped.startswith("(") and ";" in stripped[:64]:
+    if _SGF.match(stripped):
         game = _SGF_GAME.search(head)
         if game and game.group(1) != b"6":
             name = _SGF_GAMES.get(game.group(1).decode(), f"game type {game.group(1).decode()}")
@@ -111,14 +118,40 @@ def detect(source: Input) -> Format | Refusal:
         return FORMATS["sgf"]
     if stripped.startswith("JavaFIBS internal match representation"):
         return Refusal("a JavaFIBS match log (.match)")
-    # the substring first: the patterns, tried at every line start, cost more than the rest of the detection
-    if "Score is " in text and (_FIBS.search(text) or _FIBS_MONEY.search(text)):
-        return FORMATS["fibs"]
+    # The first line that only one format writes decides, never a line in the middle (a .mat
+    # may hold a note "Score is 2-0 in a 5 point match." between its games); the substring
+    # first: the patterns, tried at every line start, cost more than the rest of the detection.
+    fibs = (_FIBS.search(text) or _FIBS_MONEY.search(text)) if "Score is " in text else None
+    if fibs is not None:
+        mat = _MAT_TEXT.search(text, 0, fibs.start())
+        if mat is None:
+            return FORMATS["fibs"]
     if _SNOWIE.match(stripped) and "\n" not in stripped.strip()[:2000]:
         return FORMATS["snowie"]
     if _binary_looking(text):
         return Refusal("binary data, not text", "binary")
+    if stripped.strip() and not _holds_mat_line(source, text, bom):
+        return Refusal("a text with no move row and no 'N point match' line", "no-match")
     return FORMATS["mat"]
+
+
+def _holds_mat_line(source: Input, text: str, bom: str | None) -> bool:
+    """Whether the text holds a line only a .mat transcript holds (:data:`_MAT`): its head,
+    then the rest of its bytes, a block at a time, for a text larger than its head (in an
+    ASCII-compatible encoding; one in UTF-16 or UTF-32 is given to the .mat reader)."""
+    if _MAT_TEXT.search(text):
+        return True
+    size = source.size
+    if size <= len(source.head()) or (bom and not bom.startswith("utf-8")):
+        return size > len(source.head())
+    carry = b""
+    with source.open() as stream:
+        while block := stream.read(SCAN):
+            data = carry + block
+            if _MAT.search(data):
+                return True
+            carry = data[max(data.rfind(b"\n"), data.rfind(b"\r")) + 1 :][:256]  # the last line's start: the pattern needs it
+    return False
 
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x19\x1b-\x1f]")  # control characters, but not tab, line ends, form feed, Ctrl-Z
