@@ -73,7 +73,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
     from bgrecord.analysis.gnubg import find_gnubg
     from bgrecord.analysis.tables import TABLES
-    from bgrecord.outputs import OutputError, check_target
+    from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.tables.export import DatasetWriter, TableWriter, needs
     from bgrecord.tables.export import table_format as format_of
 
@@ -84,15 +84,18 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     inputs = gather(paths)
     try:
         find_gnubg()
+        targets = []
         for path, kind in outputs:
             if kind == "decisions" and database:
-                _check_database(path, inputs.files)
+                _needs_engine(path)
+                targets.append((path, "database"))
                 continue
             fmt = format_of(path, table_format)
             if fmt == "dataset" and kind != "decisions":
                 raise click.BadParameter("a dataset is for the decisions table (-o); the other tables are small", param_hint="--format")
-            check_target(path, inputs.files, overwrite, folder=fmt == "dataset")
             needs(fmt)
+            targets.append((path, "folder" if fmt == "dataset" else "file"))
+        check_outputs(targets, inputs.files, overwrite)
     except (OutputError, ImportError, ValueError) as exc:
         fail(str(exc))
     except EngineMissing as exc:
@@ -147,14 +150,12 @@ def _waiting(target: str) -> None:
     click.echo(f"bgrecord: {one_line(target)}: another bgrecord run is writing it: waiting for it to finish", err=True)
 
 
-def _check_database(path: str, inputs: list[str]) -> None:
+def _needs_engine(path: str) -> None:
     from bgrecord.extras import require
-    from bgrecord.outputs import check_target
     from bgrecord.tables.database import engine_of
 
     if engine_of(path) == "duckdb":
         require("duckdb")
-    check_target(path, inputs, overwrite=True)
 
 
 class _StoreWriter:

@@ -37,7 +37,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     docs/stats.md.
     """
     from bgrecord.extras import require
-    from bgrecord.outputs import OutputError, check_target
+    from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.tables.archive import failed_rows, index_rows
     from bgrecord.tables.archive import index as update
     from bgrecord.tables.database import engine_of
@@ -48,7 +48,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     try:
         if engine_of(target) == "duckdb":
             require("duckdb")
-        check_target(target, inputs.files, overwrite=True)
+        check_outputs([(target, "database")], [*inputs.files, *analyses])
     except (ValueError, ImportError, OutputError) as exc:
         fail(str(exc))
     inputs.report()

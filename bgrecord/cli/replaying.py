@@ -48,7 +48,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     has errors (they are told at their step, and the output is still complete). With
     --analysis or --analyze, each step also says its error and luck (jsonl: an "analysis" list).
     """
-    from bgrecord.outputs import OutputError, atomic_output, check_target
+    from bgrecord.outputs import OutputError, atomic_output, check_outputs
 
     source = click.get_current_context().get_parameter_source
     if interactive and (target or source("output") is not ParameterSource.DEFAULT or no_board or source("board") is not ParameterSource.DEFAULT):
@@ -61,7 +61,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
         raise click.UsageError(f"{'--interactive' if interactive else 'html'} replays one file, not {len(files)}")
     if not interactive:
         try:
-            check_target(target or "-", files, overwrite)
+            check_outputs([(target or "-", "file")], files + ([analysis] if analysis else []), overwrite)
         except OutputError as exc:
             fail(str(exc))
     if analysis and analyze:
