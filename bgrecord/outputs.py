@@ -223,7 +223,7 @@ def atomic_output(target: str | Path, binary: bool = False, encoding: str = "utf
         raise
 
 
-_HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}  # the signals that stop a run
 
 
 @contextlib.contextmanager
@@ -234,7 +234,7 @@ def held_signals() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     try:
         yield
     finally:

@@ -26,6 +26,7 @@ import os
 import signal
 import stat
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
@@ -288,7 +289,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
             from bgrecord.tables.cluster import BATCH, in_order
 
             pool[:] = [_pool(jobs), jobs]
-            results = in_order(lambda part: pool[0].submit(_task, work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
+            results = in_order(lambda part: _submit(pool[0], work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
         else:
             results = (here(file) for file in files)
         results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(files, results))
@@ -321,6 +322,16 @@ def _pool(jobs: int) -> Any:
     return ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
 
 
+def _submit(pool: Any, work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> Any:
+    """A batch for the pool's workers. The stopping signals are held while it is handed over:
+    a worker forked then starts with them held, until its handlers stand (a stop before that
+    would be the main process's handler's, in a process that is not the main one)."""
+    from bgrecord.outputs import held_signals
+
+    with held_signals():
+        return pool.submit(_task, work, files, arguments)
+
+
 def _task(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
     """A batch in a worker (:func:`bgrecord.tables.cluster.run_batch`); a stopping signal there
     ends the worker once the batch's work has unwound (its temporary files removed), and its
@@ -349,10 +360,13 @@ def _end(pool: Any, stopping: bool) -> None:
             os.kill(worker.pid, signal.SIGTERM)
         except OSError:  # ended already
             pass
-    ended = set(wait([worker.sentinel for worker in workers], STOP_GRACE)) if workers else set()
-    for worker in workers:
-        if worker.sentinel not in ended:
-            worker.kill()
+    running = {worker.sentinel: worker for worker in workers}
+    deadline = time.monotonic() + STOP_GRACE
+    while running and (left := deadline - time.monotonic()) > 0:
+        for ended in wait(list(running), left):  # those that have ended, as soon as one has
+            del running[ended]
+    for worker in running.values():
+        worker.kill()
 
 
 def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callable[[Any, BaseException], Any] | None,
@@ -371,7 +385,7 @@ def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callabl
         single = _pool(1)
         stopping = True
         try:
-            found += single.submit(_task, work, _sources([file]), arguments).result()
+            found += _submit(single, work, _sources([file]), arguments).result()
             stopping = False
         except Exception as again:  # noqa: BLE001 - this file's failure, whatever it is
             found.append(failed(file, again))
@@ -398,11 +412,16 @@ def _start_worker(parent: int) -> None:
     files removed); and SIGTERM comes when the main process ends, however it ends (a second
     Ctrl-C, SIGKILL): no worker is left waiting for work that never comes."""
     from bgrecord.cli.streams import stop_on_signals
+    from bgrecord.outputs import HELD
     from bgrecord.processes import die_with_parent
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    stop_on_signals(worker=True)
-    die_with_parent(signal.SIGTERM, parent)
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        stop_on_signals(worker=True)
+        die_with_parent(signal.SIGTERM, parent)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held since the fork (_submit): what came meanwhile comes now
+    except SystemExit as stop:  # stopped while it started: nothing to clean up yet
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
 
 
 def _stderr() -> Any:

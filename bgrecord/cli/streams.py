@@ -254,6 +254,8 @@ def _stop(number: int, frame: Any) -> None:
 
 
 def _exit(number: int, frame: Any) -> None:
+    for stopping in _STOPPING:  # once: a second signal (the main process's, after the group's) would cut short the cleanup this one begins
+        signal.signal(stopping, signal.SIG_IGN)
     raise SystemExit(128 + number)
 
 
