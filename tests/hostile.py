@@ -55,6 +55,27 @@ class Case:
     note: str = ""
 
 
+# --- running bgrecord in a test ---
+
+
+def invoke(*args: str, input: bytes | None = None, env: dict[str, str] | None = None) -> Any:
+    """In-process, through the group (its streams guarded as in a user's run): never an exception."""
+    from click.testing import CliRunner
+
+    from bgrecord.cli import main
+
+    result = CliRunner().invoke(main, list(args), input=input, env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def bgrecord(*args: str, **options: Any) -> subprocess.CompletedProcess[bytes]:
+    """``bgrecord`` as a user runs it; never a traceback."""
+    done = subprocess.run([sys.executable, "-m", "bgrecord", *args], capture_output=True, timeout=300, **options)
+    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
+    return done
+
+
 # --- building blocks ---
 
 

@@ -24,10 +24,9 @@ from typing import Any, Iterator
 import hostile
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 from conftest import GNUBG
 
-from bgrecord.cli import main
 
 SAMPLES = hostile.SAMPLES
 CLEAN = SAMPLES / "bbgt-two-matches.mat"
@@ -37,16 +36,7 @@ needs = {name: pytest.mark.skipif(importlib.util.find_spec(module) is None, reas
          for name, module, extra in (("dask", "distributed", "dask"), ("plot", "matplotlib", "plot"))}  # fmt: skip
 
 
-def invoke(*args: str, env: dict[str, str] | None = None) -> Result:
-    result = CliRunner().invoke(main, list(args), env=env)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def bgrecord(*args: str, **options: Any) -> subprocess.CompletedProcess[bytes]:
-    done = subprocess.run([sys.executable, "-m", "bgrecord", *args], capture_output=True, timeout=300, **options)
-    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
-    return done
+invoke, bgrecord = hostile.invoke, hostile.bgrecord
 
 
 # --- a gnubg of our own making, for what the real one does not do on demand ---
@@ -203,7 +193,7 @@ def test_a_scheduler_with_no_worker_is_one_line_not_a_wait_for_ever(monkeypatch:
 
 # --- the engine ---
 
-GOOD_GAME = {"actions": [], "stats": {}}
+GOOD_GAME: dict[str, Any] = {"actions": [], "stats": {}}
 SHAPES = {
     "a list": "[1, 2]",
     "games that are an object": json.dumps({"ok": True, "games": {"a": 1}}),
@@ -281,42 +271,28 @@ def test_every_numeric_option_is_bounded(tmp_path: Path) -> None:
         assert done.exit_code == 2 and "is not in the range" in done.output and "database" not in done.output, (args, done.output)
 
 
-SPY = '''#!{python}
-"""gnubg itself, each request's games counted into {log}."""
-import json, subprocess, sys
-real = subprocess.Popen([{gnubg!r}, *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-def relay():
-    while True:
-        line = real.stdout.readline()
-        sys.stdout.buffer.write(line); sys.stdout.flush()
-        if not line or line.startswith(b"@bgrecord "):
-            return
-relay()
-for line in sys.stdin:
-    with open({log!r}, "a") as log:
-        log.write(str(json.loads(line)["mat"].count(" Game ")) + "\\n")
-    real.stdin.write(line.encode()); real.stdin.flush()
-    relay()
-'''
-
-
 @needs_gnubg
-def test_a_long_money_session_goes_to_the_engine_in_parts_with_the_same_rows(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_a_long_money_session_goes_to_the_engine_in_parts_with_the_same_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     from bgrecord.analysis import files
+    from bgrecord.analysis.gnubg import GnubgEngine
 
-    spy = tmp_path / "gnubg"
-    spy.write_text(SPY.format(python=sys.executable, gnubg=GNUBG, log=str(tmp_path / "log")))
-    spy.chmod(0o755)
+    sent: list[int] = []
+    analyse = GnubgEngine.analyse
+
+    def counted(self: GnubgEngine, mat: str, plies: int, jacoby: bool) -> Any:
+        sent.append(mat.count(" Game "))
+        return analyse(self, mat, plies, jacoby)
+
+    monkeypatch.setattr(GnubgEngine, "analyse", counted)
     session = SAMPLES / "gnubg-money-jacoby.mat"
-    monkeypatch.setenv("BGRECORD_GNUBG", str(spy))
     try:
         whole = files.analyse_file(session)
+        assert sent == [whole.matches[0]["games_analysed"]] and sent[0] > 2
+        sent.clear()
         monkeypatch.setattr(files, "PART", 2)
-        (tmp_path / "log").unlink()
         parts = files.analyse_file(session)
     finally:
         files.close_engines()
-    sent = [int(n) for n in (tmp_path / "log").read_text().split()]
     assert len(sent) > 1 and max(sent) == 2 and sum(sent) == whole.matches[0]["games_analysed"]
     assert parts.decisions == whole.decisions and parts.players == whole.players and not parts.failures
 

@@ -24,9 +24,7 @@ from typing import Any, Callable
 import hostile
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
 
-from bgrecord.cli import main
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_NAME
 
 SAMPLES = hostile.SAMPLES
@@ -37,18 +35,7 @@ ENGINE = "duckdb" if HAS_DUCKDB else "sqlite"  # the richer where installed, els
 TABLE = "parquet" if importlib.util.find_spec("pyarrow") is not None else "csv"
 
 
-def invoke(*args: str, input: bytes | None = None) -> Result:
-    """In-process, through the group (its streams guarded as in a user's run): never an exception."""
-    result = CliRunner().invoke(main, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def bgrecord(*args: str, **options: Any) -> subprocess.CompletedProcess[bytes]:
-    """``bgrecord`` as a user runs it; never a traceback."""
-    done = subprocess.run([sys.executable, "-m", "bgrecord", *args], capture_output=True, timeout=300, **options)
-    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
-    return done
+invoke, bgrecord = hostile.invoke, hostile.bgrecord
 
 
 def no_raw_controls(text: str | bytes) -> bool:
