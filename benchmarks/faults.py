@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from hostile import alive, children, session  # noqa: E402 - the tests' helpers: a process's state, a long session
 SAMPLE = ROOT / "samples" / "gnubg-5pt-crawford.mat"
 FAKE = """#!{python}
 import json, os, signal, sys, time
@@ -50,13 +52,6 @@ def fake(folder: Path, size: int) -> Path:
     return program
 
 
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 def stop(folder: Path) -> None:
     program = fake(folder, 0)
     files = []
@@ -69,7 +64,7 @@ def stop(folder: Path) -> None:
     while len(list((folder / "pids").iterdir())) < 2:
         time.sleep(0.02)
     engines = [int(p.name) for p in (folder / "pids").iterdir()]
-    workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _parent(p.name) == run.pid]
+    workers = children(run.pid)
     started = time.perf_counter()
     run.send_signal(signal.SIGTERM)
     status = run.wait()
@@ -78,13 +73,6 @@ def stop(folder: Path) -> None:
         time.sleep(0.01)
     print(f"stop: status {status}, the run ended in {ended:.2f} s, its {len(workers)} workers and {len(engines)} engines in "
           f"{time.perf_counter() - started:.2f} s{' (some still run)' if any(map(alive, engines + workers)) else ''}")  # fmt: skip
-
-
-def _parent(pid: str) -> int:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except OSError:
-        return 0
 
 
 def reply(folder: Path) -> None:
@@ -108,17 +96,14 @@ def reply(folder: Path) -> None:
           "(linear: 4)")  # fmt: skip
 
 
-def session(folder: Path, games: int) -> None:
-    sys.path.insert(0, str(ROOT / "tests"))
+def long_session(folder: Path, games: int) -> None:
     import shutil
-
-    import hostile
 
     if not (shutil.which("gnubg") or Path("/usr/games/gnubg").exists()):
         print("session: GNU Backgammon is not installed: skipped")
         return
     path = folder / "session.mat"
-    path.write_text(hostile.session(games))
+    path.write_text(session(games))
     script = ("import json, resource, sys\nfrom bgrecord.analysis import files\nfound = files.analyse_file(sys.argv[1])\n"
               "files.close_engines()\nprint(json.dumps({'decisions': len(found.decisions), 'failures': found.failures, "
               "'bgrecord': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10, "
@@ -138,7 +123,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bgrecord-faults-") as folder:
         stop(Path(folder) / "stop")
         reply(Path(folder) / "reply")
-        session(Path(folder), options.games)
+        long_session(Path(folder), options.games)
 
 
 if __name__ == "__main__":

@@ -149,7 +149,7 @@ def foreign_file(folder: Path) -> str | None:
     for top, folders, files in os.walk(folder, onerror=_raise):
         depth = Path(top).relative_to(folder).parts
         if not depth:
-            stray = [name for name in files] + [name for name in folders if "=" not in name]
+            stray = files + [name for name in folders if "=" not in name]
         else:
             stray = [name for name in files if not name.endswith(".parquet")]
         if stray:
@@ -260,13 +260,13 @@ def distinct(targets: Iterable[str | Path]) -> None:
     seen: dict[Any, str] = {}
     for target in targets:
         name = str(target)
-        for key in _identities(name):
+        keys = _identities(name)
+        for key in keys:
             if key in seen:
                 first, second = (_said(seen[key]), _said(name))
                 same = first if first == second else f"{first} and {second}"
                 raise OutputError(f"two outputs would be one file ({same}): one would replace the other")
-        for key in _identities(name):
-            seen[key] = name
+        seen.update(dict.fromkeys(keys, name))
 
 
 def _said(name: str) -> str:

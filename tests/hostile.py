@@ -76,6 +76,27 @@ def bgrecord(*args: str, **options: Any) -> subprocess.CompletedProcess[bytes]:
     return done
 
 
+def alive(pid: int) -> bool:
+    """The process runs (a zombie has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a zombie among them)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
 # --- building blocks ---
 
 
@@ -643,20 +664,6 @@ def _subreaper() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
 
 
-def _children() -> list[int]:
-    """The server's children still running (a run's are waited for before this is asked)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == os.getpid() and fields[0] != "Z":
-                found.append(int(entry))
-    return found
-
-
 def _orphans(grace: float = 3.0) -> int:
     """How many processes the run left behind, once they have had ``grace`` seconds to end
     (a worker told to stop removes its files first); each is killed, and every one reaped."""
@@ -668,7 +675,7 @@ def _orphans(grace: float = 3.0) -> int:
                     break
             except ChildProcessError:
                 break
-        left = _children()
+        left = [pid for pid in children(os.getpid()) if alive(pid)]  # the server's, a run's own waited for
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.05)

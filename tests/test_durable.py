@@ -82,26 +82,6 @@ def fake_gnubg(folder: Path, behaviour: str, replies: list[str] = (), size: int 
     return program
 
 
-def alive(pid: int) -> bool:
-    """The process runs (a zombie has ended)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry))
-            except OSError:
-                continue
-    return found
-
-
 def wait_for(condition: Any, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -128,12 +108,12 @@ def stuck_run(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], list[in
     try:
         assert wait_for(lambda: len(list((tmp_path / "pids").iterdir())) == 2, 120), "the engines were not given a match"
         engines = [int(p.name) for p in (tmp_path / "pids").iterdir()]
-        workers = children(run.pid)
-        assert len(workers) == 2 and all(alive(pid) for pid in engines)
+        workers = hostile.children(run.pid)
+        assert len(workers) == 2 and all(hostile.alive(pid) for pid in engines)
         yield run, workers + engines
     finally:
-        for pid in [run.pid, *children(run.pid), *engines]:
-            if alive(pid):
+        for pid in [run.pid, *hostile.children(run.pid), *engines]:
+            if hostile.alive(pid):
                 os.kill(pid, signal.SIGKILL)
         run.wait()
 
@@ -145,7 +125,7 @@ def test_a_stopping_signal_during_analyze_ends_it_and_every_worker_and_engine_wi
     run.send_signal(signal.SIGTERM)
     status = run.wait(timeout=60)
     assert time.monotonic() - started < 2.0 and status == 143, (time.monotonic() - started, status)
-    assert wait_for(lambda: not any(map(alive, processes)), 2.0), [pid for pid in processes if alive(pid)]
+    assert wait_for(lambda: not any(map(hostile.alive, processes)), 2.0), [pid for pid in processes if hostile.alive(pid)]
     assert b"Traceback" not in run.stderr.read() if run.stderr else True
 
 
@@ -153,7 +133,7 @@ def test_workers_and_engines_die_with_a_main_process_killed_outright(stuck_run: 
     run, processes = stuck_run
     run.send_signal(signal.SIGKILL)
     run.wait(timeout=60)
-    assert wait_for(lambda: not any(map(alive, processes)), 5.0), [pid for pid in processes if alive(pid)]
+    assert wait_for(lambda: not any(map(hostile.alive, processes)), 5.0), [pid for pid in processes if hostile.alive(pid)]
 
 
 def test_the_viewer_ends_with_the_status_of_the_signal_that_stopped_it() -> None:
