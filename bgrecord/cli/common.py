@@ -26,13 +26,13 @@ import os
 import signal
 import stat
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import click
 
+from bgrecord.cli import workers
 from bgrecord.escapes import one_line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -282,14 +282,14 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         names = [f for f in (sizes if sizes is not None else files) if f != STDIN]
         if scheduler and len(names) != len(files):
             fail("--scheduler reads files, not standard input")
-        retry = functools.partial(_alone, work, arguments, failed, pool)
+        retry = functools.partial(workers.alone, work, arguments, failed, pool, _sources)
         if scheduler and files:
             results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), batch, retry)
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
             from bgrecord.tables.cluster import BATCH, in_order
 
-            pool[:] = [_pool(jobs), jobs]
-            results = in_order(lambda part: _submit(pool[0], work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
+            pool[:] = [workers.start(jobs), jobs]
+            results = in_order(lambda part: workers.submit(pool[0], work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
         else:
             results = (here(file) for file in files)
         results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(files, results))
@@ -303,7 +303,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         raise
     finally:
         if pool:
-            _end(pool[0], stopping)
+            workers.end(pool[0], stopping)
         gc.set_threshold(*thresholds)
         gc.unfreeze()
 
@@ -311,88 +311,6 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
 def _sources(files: list[Any]) -> list[Any]:
     """Names as files (:func:`source_of`), for a worker; other units of work as they are."""
     return [source_of(file) if isinstance(file, str) else file for file in files]
-
-
-STOP_GRACE = 1.5  # seconds a stopped worker has to remove its temporary files before it is killed
-
-
-def _pool(jobs: int) -> Any:
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
-
-
-def _submit(pool: Any, work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> Any:
-    """A batch for the pool's workers. The stopping signals are held while it is handed over:
-    a worker forked then starts with them held, until its handlers stand (a stop before that
-    would be the main process's handler's, in a process that is not the main one)."""
-    from bgrecord.outputs import held_signals
-
-    with held_signals():
-        return pool.submit(_task, work, files, arguments)
-
-
-def _task(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]) -> list[Any]:
-    """A batch in a worker (:func:`bgrecord.tables.cluster.run_batch`); a stopping signal there
-    ends the worker once the batch's work has unwound (its temporary files removed), and its
-    engines with it, rather than leave it to wait for the next batch."""
-    from bgrecord.tables.cluster import run_batch
-
-    try:
-        return run_batch(work, files, arguments)
-    except SystemExit as stop:  # only a stopping signal raises it in a worker (streams.stop_on_signals)
-        os._exit(stop.code if isinstance(stop.code, int) else 1)
-
-
-def _end(pool: Any, stopping: bool) -> None:
-    """End a pool of workers: when the run goes on, once they are done; when it stops, now:
-    each is told to stop (SIGTERM: it removes its temporary files) and killed if it has not
-    ended within :data:`STOP_GRACE` seconds. The engines a worker started die with it."""
-    if not stopping:
-        pool.shutdown(cancel_futures=True)
-        return
-    from multiprocessing.connection import wait
-
-    workers = [worker for worker in (getattr(pool, "_processes", None) or {}).values() if worker.exitcode is None]
-    pool.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        try:
-            os.kill(worker.pid, signal.SIGTERM)
-        except OSError:  # ended already
-            pass
-    running = {worker.sentinel: worker for worker in workers}
-    deadline = time.monotonic() + STOP_GRACE
-    while running and (left := deadline - time.monotonic()) > 0:
-        for ended in wait(list(running), left):  # those that have ended, as soon as one has
-            del running[ended]
-    for worker in running.values():
-        worker.kill()
-
-
-def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callable[[Any, BaseException], Any] | None,
-           pool: list[Any], batch: list[Any], exc: Exception) -> list[Any]:  # fmt: skip
-    """A batch whose worker failed it: each file again, alone in a new process, and
-    ``failed(file, exception)`` for one that fails again. A broken pool is replaced."""
-    from concurrent.futures.process import BrokenProcessPool
-
-    if failed is None:
-        raise exc
-    if pool and isinstance(exc, BrokenProcessPool):
-        pool[0].shutdown(wait=False, cancel_futures=True)
-        pool[0] = _pool(pool[1])
-    found = []
-    for file in batch:
-        single = _pool(1)
-        stopping = True
-        try:
-            found += _submit(single, work, _sources([file]), arguments).result()
-            stopping = False
-        except Exception as again:  # noqa: BLE001 - this file's failure, whatever it is
-            found.append(failed(file, again))
-            stopping = False
-        finally:
-            _end(single, stopping)
-    return found
 
 
 def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
@@ -404,24 +322,6 @@ def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any
         yield from cluster_map(work, files, arguments, scheduler, workers, batch or BATCH, retry)
     except (ClusterError, ImportError) as exc:
         fail(str(exc))
-
-
-def _start_worker(parent: int) -> None:
-    """In a worker: Ctrl-C is for the main process, which stops the workers without a
-    traceback; SIGTERM and SIGHUP stop a worker as they stop the main process (its temporary
-    files removed); and SIGTERM comes when the main process ends, however it ends (a second
-    Ctrl-C, SIGKILL): no worker is left waiting for work that never comes."""
-    from bgrecord.cli.streams import stop_on_signals
-    from bgrecord.outputs import HELD
-    from bgrecord.processes import die_with_parent
-
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        stop_on_signals(worker=True)
-        die_with_parent(signal.SIGTERM, parent)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held since the fork (_submit): what came meanwhile comes now
-    except SystemExit as stop:  # stopped while it started: nothing to clean up yet
-        os._exit(stop.code if isinstance(stop.code, int) else 1)
 
 
 def _stderr() -> Any:
