@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bgrecord.analysis.engine import CubeEquities, EngineAction, EngineError, EngineGame, EngineMatch, EngineMissing
-from bgrecord.escapes import cut
+from bgrecord.escapes import cut, quoted
 from bgrecord.processes import dies_with_parent
 
 SCRIPT = Path(__file__).with_name("gnubg_script.py")
@@ -229,25 +229,21 @@ def _number(value: Any, what: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{what} is {_shown(value)}, not a number")
+        raise ValueError(f"{what} is {quoted(value, 40)}, not a number")
     return float(value)
 
 
 def _integer(value: Any, what: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{what} is {_shown(value)}, not a whole number from {low} to {high}")
+        raise ValueError(f"{what} is {quoted(value, 40)}, not a whole number from {low} to {high}")
     return value
-
-
-def _shown(value: Any) -> str:
-    return cut(repr(value), 40)
 
 
 def _list(value: Any, what: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise ValueError(f"{what} is {_shown(value)}, not a list")
+        raise ValueError(f"{what} is {quoted(value, 40)}, not a list")
     return value
 
 
@@ -255,7 +251,7 @@ def _object(value: Any, what: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ValueError(f"{what} is {_shown(value)}, not an object")
+        raise ValueError(f"{what} is {quoted(value, 40)}, not an object")
     return value
 
 
@@ -271,12 +267,12 @@ def _action(found: Any) -> EngineAction:
     found = _object(found, "an action")
     kind = found["action"]
     if not isinstance(kind, str):
-        raise ValueError(f"an action's kind is {_shown(kind)}")
+        raise ValueError(f"an action's kind is {quoted(kind, 40)}")
     analysed = kind in ("move", "double", "take", "drop")
     cube = _object(found.get("cube"), "a cube decision")
     dice = _list(found.get("dice"), "the dice")
     if dice and len(dice) != 2:
-        raise ValueError(f"the dice are {_shown(dice)}")
+        raise ValueError(f"the dice are {quoted(dice, 40)}")
     return EngineAction(
         action=kind, player=_integer(found["player"], "a player", 0 if analysed else -1, 1),
         dice=(_integer(dice[0], "a die", 1, 6), _integer(dice[1], "a die", 1, 6)) if dice else None, move=_pairs(found.get("move")),
@@ -299,7 +295,7 @@ def _equity(value: Any) -> float:
 def _text(value: Any, what: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
-    raise ValueError(f"{what} is {_shown(value)}, not text")
+    raise ValueError(f"{what} is {quoted(value, 40)}, not text")
 
 
 def _match(reply: dict[str, Any]) -> EngineMatch:
