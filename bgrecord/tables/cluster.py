@@ -85,10 +85,32 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
         slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
         submit = lambda part: _Watched(client, address, client.submit(run_batch, work, part, arguments, retries=2, pure=False))  # noqa: E731
         yield from in_order(submit, files, slots, batch, retry)
+    except BaseException:
+        if cluster is not None:
+            _kill_workers(cluster)  # a stop: the workers started here go now, not once their tasks end
+        raise
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _kill_workers(cluster: Any) -> None:
+    """The worker processes of a local cluster killed (the engines they started die with them:
+    :mod:`bgrecord.processes`), so that closing it is quick."""
+    import os
+    import signal
+
+    from distributed.core import Status
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)  # Nanny -> WorkerProcess -> AsyncProcess
+        if isinstance(pid, int):
+            nanny.status = Status.closing_gracefully  # its worker's end is no failure to restart it after
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def _workers(client: Any) -> int:
