@@ -8,9 +8,12 @@ escape decodes to).
 goes to standard output and standard error, a replay written to a file); :func:`one_line`
 escapes those two as well, for one field that must stay on its line (a path, a name, a
 message). The escapes are visible text: ``\\n``, ``\\t``, ``\\r`` and ``\\x1b`` for a C0 control
-character (as Python's ``repr`` writes them), ``\\u009b`` for DEL, a C1 control, a bidirectional control, a line or
-paragraph separator, a lone surrogate and a character that shows nothing (``\\u200b``). Escaping
-is idempotent, and JSON stays JSON with the same values: JSON writers escape C0 themselves, and
+character (as Python's ``repr`` writes them), ``\\u009b`` for DEL, a C1 control, an invisible
+format character (Unicode's category Cf: a zero-width space, a bidirectional control, a soft
+hyphen, a byte-order mark, a tag character; but the zero-width joiner and non-joiner, which
+scripts and emoji need), a line or paragraph separator and a lone surrogate (a character beyond
+U+FFFF as its UTF-16 pair, ``\\udb40\\udc20``). Escaping is
+idempotent, and JSON stays JSON with the same values: JSON writers escape C0 themselves, and
 the others become JSON escapes.
 
 :func:`quoted` shows a value in a message, cut to a length: a message quotes, it does not
@@ -21,13 +24,16 @@ from __future__ import annotations
 
 import re
 
-# Control characters (C0 but tab and line feed, DEL, C1), bidirectional controls, line and
-# paragraph separators, lone surrogates, and what shows nothing (a zero-width space, a word
-# joiner, a soft hyphen, a byte-order mark: two names that look the same show apart; the
-# zero-width joiner and non-joiner, which scripts and emoji need, are kept).
-_INVISIBLE = "\u00ad\u200b\u2060-\u2064\ufeff"
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff{_INVISIBLE}]")
-_UNSAFE_IN_FIELD = re.compile(f"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff{_INVISIBLE}]")
+# Invisible format characters: Unicode's category Cf (bidirectional controls among them), as of
+# Unicode 15 (tests/test_durable.py checks the list against the interpreter's unicodedata), but the
+# zero-width joiner and non-joiner (U+200C, U+200D), which scripts and emoji need.
+_FORMAT = ("\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064"
+           "\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+           "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f")
+# Control characters (C0 but tab and line feed, DEL, C1), format characters, line and
+# paragraph separators, and lone surrogates.
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029{_FORMAT}\ud800-\udfff]")
+_UNSAFE_IN_FIELD = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029{_FORMAT}\ud800-\udfff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 QUOTED = 60  # the most characters of a value a message quotes
 
@@ -38,6 +44,9 @@ _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 def _escape(found: re.Match[str]) -> str:
     char = found.group()
     code = ord(char)
+    if code > 0xFFFF:  # as its UTF-16 pair: a JSON escape of the same character
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}")
 
 

@@ -91,9 +91,10 @@ def _stdout_is(source: str | Path) -> bool:
 def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrite: bool = False, folder: bool = False) -> None:
     """Raise :class:`OutputError` if ``target`` is one of ``inputs`` (``-`` among the inputs
     is standard input, which may be a file: ``< input``), or exists and may not be
-    overwritten. Standard output may be written unless it is an input file; special files
-    always may be. ``folder``: the output is a folder (a dataset), which must not hold an
-    input."""
+    overwritten, or stands in a folder that does not exist (the message names the folder).
+    Standard output may be written unless it is an input file; special files always may be.
+    ``folder``: the output is a folder (a dataset), which must not hold an input, nor any file
+    bgrecord did not write there (:func:`foreign_file`), nor the current folder."""
     if str(target) == STDOUT:
         for source in inputs:
             if _stdout_is(source):
@@ -110,6 +111,9 @@ def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrit
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
+        parent = Path(os.path.abspath(path)).parent
+        if not parent.is_dir():
+            raise OutputError(f"{path}: cannot write: the folder {parent} does not exist") from None
         return
     except OSError as exc:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
@@ -117,6 +121,44 @@ def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrit
         raise OutputError(f"{path}: is a folder, not a file" if not folder else f"{path}: is a file, not a folder")
     if (stat.S_ISREG(mode) or folder) and not overwrite:
         raise OutputError(f"{path}: exists (--overwrite replaces it)")
+    if folder:
+        here = Path.cwd().resolve()
+        if path.resolve() in (here, *here.parents):
+            raise OutputError(f"{path}: holds the current folder: a dataset is written into a folder of its own")
+        foreign = foreign_file(path)
+        if foreign is not None:
+            raise OutputError(f"{path}: holds files bgrecord did not write there ({foreign}): not replaced (give an empty or new folder)")
+
+
+def check_outputs(targets: Iterable[tuple[str | Path, str]], inputs: Iterable[str | Path] = (), overwrite: bool = False) -> None:
+    """Every output of a run checked before any work, in one place for every command: each
+    ``(target, kind)`` by :func:`check_target` (``kind``: ``file``; ``folder``, a dataset;
+    ``database``, updated where it stands), and no two of them one file (:func:`distinct`,
+    standard output included). Raises :class:`OutputError`."""
+    targets = list(targets)
+    inputs = list(inputs)
+    distinct(target for target, _ in targets)
+    for target, kind in targets:
+        check_target(target, inputs, overwrite or kind == "database", folder=kind == "folder")
+
+
+def foreign_file(folder: Path) -> str | None:
+    """The first file of ``folder`` that is not part of a dataset bgrecord writes (a
+    ``name=value`` partition folder of ``.parquet`` files), or None: a dataset is replaced
+    whole, and nothing else may go with it."""
+    for top, folders, files in os.walk(folder, onerror=_raise):
+        depth = Path(top).relative_to(folder).parts
+        if not depth:
+            stray = files + [name for name in folders if "=" not in name]
+        else:
+            stray = [name for name in files if not name.endswith(".parquet")]
+        if stray:
+            return str(Path(top, sorted(stray)[0]).relative_to(folder))
+    return None
+
+
+def _raise(error: OSError) -> None:
+    raise OutputError(f"{error.filename}: cannot read: {error.strerror or error}")
 
 
 @contextlib.contextmanager
@@ -181,7 +223,7 @@ def atomic_output(target: str | Path, binary: bool = False, encoding: str = "utf
         raise
 
 
-_HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+HELD = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}  # the signals that stop a run
 
 
 @contextlib.contextmanager
@@ -192,7 +234,7 @@ def held_signals() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     try:
         yield
     finally:
@@ -211,23 +253,47 @@ def _mode_for(path: Path, folder: bool = False) -> int:
 
 
 def distinct(targets: Iterable[str | Path]) -> None:
-    """Raise :class:`OutputError` when two of one run's outputs are one file (or both standard
-    output): one would replace the other."""
+    """Raise :class:`OutputError` when two of one run's outputs are one file: the same name,
+    the same file by device and inode (standard output's own for ``-``: ``-o - > t.csv`` and
+    ``t.csv`` are one file), or the same place for a file yet to be made. A device
+    (``/dev/null``) may take several outputs; standard output may take one."""
     seen: dict[Any, str] = {}
     for target in targets:
         name = str(target)
-        if name == STDOUT:
-            key: Any = STDOUT
-        else:
-            try:
-                found = os.stat(name)
-                key = (found.st_dev, found.st_ino)
-            except OSError:
-                key = os.path.normcase(os.path.abspath(name))
-        if key in seen:
-            same = "standard output" if name == STDOUT else f"{seen[key]} and {name}" if seen[key] != name else name
-            raise OutputError(f"two outputs would be one file ({same}): one would replace the other")
-        seen[key] = name
+        keys = _identities(name)
+        for key in keys:
+            if key in seen:
+                first, second = (_said(seen[key]), _said(name))
+                same = first if first == second else f"{first} and {second}"
+                raise OutputError(f"two outputs would be one file ({same}): one would replace the other")
+        seen.update(dict.fromkeys(keys, name))
+
+
+def _said(name: str) -> str:
+    return "standard output" if name == STDOUT else name
+
+
+def _identities(name: str) -> list[Any]:
+    """What makes an output the same file as another: its device and inode when it exists
+    (none for a device, which holds nothing to lose), and its place."""
+    if name == STDOUT:
+        keys: list[Any] = [STDOUT]
+        found = _fstat(1)
+    else:
+        keys = [os.path.normcase(os.path.realpath(name.rstrip("/\\") or name))]
+        found = _fstat(None, name)
+    if found is not None:
+        if stat.S_ISCHR(found.st_mode):
+            return [] if name != STDOUT else keys
+        keys.append((found.st_dev, found.st_ino))
+    return keys
+
+
+def _fstat(descriptor: int | None, name: str = "") -> os.stat_result | None:
+    try:
+        return os.fstat(descriptor) if descriptor is not None else os.stat(name)
+    except (OSError, ValueError):
+        return None
 
 
 def write_output(target: str | Path, content: str | bytes) -> None:
@@ -239,30 +305,48 @@ def write_output(target: str | Path, content: str | bytes) -> None:
 @contextlib.contextmanager
 def atomic_folder(target: str | Path) -> Iterator[Path]:
     """A temporary folder beside ``target`` to write a folder of files in, put in the place of
-    ``target`` (and of what was there) when the block ends without an exception, removed when
-    it does not."""
+    ``target`` (and of what was there: :func:`check_target` has made sure it is a dataset
+    bgrecord wrote) when the block ends without an exception, removed when it does not."""
     import shutil
     import tempfile
 
-    path = Path(target)
-    parent = path.parent if str(path.parent) else Path(".")
+    path = Path(os.path.abspath(target))  # "./" or "out/.." has a name and a parent once absolute
+    parent = path.parent
     with held_signals():
         try:
             temporary = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=parent))
         except OSError as exc:
-            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
         os.chmod(temporary, _mode_for(path, folder=True))  # a temporary folder is made private; the output is not
         yield temporary
-        old = None
-        if path.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=parent))
-            os.replace(path, old / path.name)
-        os.replace(temporary, path)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        _swap(temporary, path)
     except BaseException as exc:
         shutil.rmtree(temporary, ignore_errors=True)
         if isinstance(exc, OSError) and not isinstance(exc, OutputError):
-            raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
         raise
+
+
+def _swap(temporary: Path, path: Path) -> None:
+    """``temporary`` renamed to ``path``; what was at ``path`` moved aside first, and put back
+    if the rename fails, removed when it succeeds."""
+    import shutil
+    import tempfile
+
+    if not path.exists():
+        os.replace(temporary, path)
+        return
+    old = None
+    try:
+        with held_signals():  # between the two renames, a stop would leave neither in place
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
+            os.replace(path, old / path.name)
+            try:
+                os.replace(temporary, path)
+            except OSError:
+                os.replace(old / path.name, path)
+                raise
+    finally:
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)

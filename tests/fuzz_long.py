@@ -1,8 +1,10 @@
-"""The long fuzz run of issue 21: cases drawn from every generator of ``tests/hostile.py``
-(each class of attack, at sizes from small to several times the limits) and every command,
-each run as a user's process (forked from ``hostile.Runner``'s server) under a time limit and
-a hard cap on memory; at the end, the count of tracebacks and internal errors, every other
-problem, the slowest case and the largest peak of memory.
+"""The long fuzz run of issues 21 and 31: cases drawn from every generator of ``tests/hostile.py``
+(each class of attack, at sizes from small to several times the limits) and every command
+(``index``, ``find``, ``analyze`` and ``--scheduler`` among them), each run as a user's process
+(forked from ``hostile.Runner``'s server) under a time limit and a hard cap on memory; at the
+end, the count of tracebacks, internal errors, orphan processes and databases left unreadable,
+every other problem, the slowest case and the largest peak of memory (of bgrecord's process
+or of any it started: workers, gnubg).
 
     nice python tests/fuzz_long.py --cases 10000            # about an hour or two on two cores
     nice python tests/fuzz_long.py --cases 200 --seed 7     # a quick look
@@ -46,8 +48,9 @@ def main() -> int:
         return again(options.again, options.seconds, options.memory)
     rng = random.Random(options.seed)
     runner = hostile.Runner(seconds=options.seconds, memory=options.memory << 20)
-    figures: dict[str, object] = {"cases": 0, "runs": 0, "tracebacks": 0, "internal errors": 0, "other problems": 0,
-                                  "slowest": None, "largest": None, "server MB": runner.base >> 20, "seed": options.seed}  # fmt: skip
+    figures: dict[str, object] = {"cases": 0, "runs": 0, "tracebacks": 0, "internal errors": 0, "orphans": 0, "databases left unreadable": 0,
+                                  "other problems": 0, "slowest": None, "largest": None, "server MB": runner.base >> 20,
+                                  "seed": options.seed}  # fmt: skip
     slowest, largest = (0.0, ""), (0, "")
     problems: list[dict[str, object]] = []
     kinds, commands = sorted(hostile.GENERATORS), sorted(hostile.COMMANDS)
@@ -68,11 +71,13 @@ def main() -> int:
                     largest = (outcome.peak, what)
                 if any(problem.startswith("slow") for problem in outcome.problems):  # slow alone, or while the machine is busy?
                     outcome.problems.append(f"{outcome.seconds / reference(runner, outcome.command, folder):.1f} times a clean file's time")
+                figures["orphans"] = int(figures["orphans"]) + outcome.orphans  # type: ignore[call-overload]
                 if outcome.problems:
-                    for problem, key in (("traceback", "tracebacks"), ("internal error", "internal errors")):
+                    counted = {"traceback": "tracebacks", "internal error": "internal errors", "a database left unreadable": "databases left unreadable"}
+                    for problem, key in counted.items():
                         if problem in outcome.problems:
                             figures[key] = int(figures[key]) + 1  # type: ignore[call-overload]
-                    if {p for p in outcome.problems if "times a clean file" not in p} - {"traceback", "internal error"}:
+                    if {p for p in outcome.problems if "times a clean file" not in p and not p.startswith("orphans")} - set(counted):
                         figures["other problems"] = int(figures["other problems"]) + 1  # type: ignore[call-overload]
                     problems.append({"case": number, "kind": kind, "size": size, "command": outcome.command, "args": outcome.args,
                                      "problems": outcome.problems, "stderr": outcome.stderr[-600:].decode("utf-8", "replace")})  # fmt: skip

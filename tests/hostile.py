@@ -13,7 +13,10 @@ files, the wall time, and the peak resident memory of that process (``ru_maxrss`
 counts what the server held when it forked: :attr:`Runner.base`). A run past its time is
 stopped as a user's system stops it (SIGTERM, which must leave nothing behind), then killed
 (SIGKILL) when it has not stopped a few seconds later; past a hard cap of address space its
-allocations fail.
+allocations fail. The server is a child subreaper: a process the run started and left behind
+(a worker, a gnubg, a Dask worker) comes back to it, and is counted as an orphan and killed;
+``ru_maxrss`` of a run counts the largest of its processes, gnubg and workers included. A
+database a run writes must open and answer afterwards, unless it was junk to begin with.
 """
 
 from __future__ import annotations
@@ -50,6 +53,48 @@ class Case:
     data: bytes
     database: bytes | None = None
     note: str = ""
+
+
+# --- running bgrecord in a test ---
+
+
+def invoke(*args: str, input: bytes | None = None, env: dict[str, str] | None = None) -> Any:
+    """In-process, through the group (its streams guarded as in a user's run): never an exception."""
+    from click.testing import CliRunner
+
+    from bgrecord.cli import main
+
+    result = CliRunner().invoke(main, list(args), input=input, env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def bgrecord(*args: str, **options: Any) -> subprocess.CompletedProcess[bytes]:
+    """``bgrecord`` as a user runs it; never a traceback."""
+    done = subprocess.run([sys.executable, "-m", "bgrecord", *args], capture_output=True, timeout=300, **options)
+    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
+    return done
+
+
+def alive(pid: int) -> bool:
+    """The process runs (a zombie has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a zombie among them)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
 
 
 # --- building blocks ---
@@ -347,13 +392,38 @@ def mutants(rng: random.Random, size: float) -> Case:
     return Case("mutant", "m" + seed.suffix, mutant(seed.read_bytes(), rng.getrandbits(32)))
 
 
+def misread(rng: random.Random, size: float) -> Case:
+    """Issue 31: what detection once took for another format or read as hundreds of lines: a
+    .mat with a FIBS-like note between its games, a first line that opens like SGF, notes and
+    bgrecord's own outputs in a match folder."""
+    text = sample("gnubg-5pt-crawford.mat").decode()
+    kind = rng.randrange(4)
+    if kind == 0:
+        at = text.index(" Game 2")
+        return Case("misread", "note.mat", (text[:at] + "Score is 2-0 in a 5 point match.\n\n" + text[at:]).encode())
+    if kind == 1:
+        return Case("misread", "final.mat", ("(Final; Monte Carlo 2019)\n" + text).encode())
+    if kind == 2:
+        lines = [f"Note {n}: Alice owes Bob {n} points; bring a board" for n in range(_count(2_000, size))]
+        return Case("misread", "notes.txt", "\n".join(lines).encode())
+    steps = "".join(f"Game 1, move {n}: Alice rolls 3-1 and plays 8/5 6/5.\n GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n"
+                    for n in range(1, _count(3_000, size)))  # fmt: skip
+    return Case("misread", "replay.txt", ("Game 1 of a 1 point match: Alice 0, Bob 0.\n" + steps).encode())
+
+
+def sessions(rng: random.Random, size: float) -> Case:
+    """Issue 31: a valid money session of many games, sent to the engine in parts."""
+    return Case("session", "session.mat", session(_count(rng.choice([20, 60]), size)).encode(), note="money session")
+
+
 GENERATORS: dict[str, Callable[[random.Random, float], Case]] = {
     "surrogates": surrogates, "odd-bytes": odd_bytes, "open-brackets": open_brackets, "smile-numbers": smile_numbers,
     "runs": runs, "many-games": many_games, "many-matches": many_matches, "long-game": long_game, "long-text": long_text, "deep": deep,
     "endless": endless, "terminal": terminal, "file-names": file_names, "faulty": faulty, "mutant": mutants,
+    "misread": misread, "session": sessions,
 }  # fmt: skip
 CLASSES = {2: ["surrogates", "odd-bytes"], 3: ["open-brackets", "smile-numbers", "runs"], 4: ["many-games", "many-matches", "long-game", "long-text", "deep"],
-           5: ["endless"], 6: ["terminal"], 7: ["file-names"], 8: ["faulty", "deep"]}  # fmt: skip
+           5: ["endless"], 6: ["terminal"], 7: ["file-names"], 8: ["faulty", "deep"], 31: ["misread", "session"]}  # fmt: skip
 
 
 # --- the commands, each run on a case ---
@@ -384,8 +454,11 @@ COMMANDS: dict[str, list[str]] = {
     "index-analysis": ["index", "{file}", "-o", "{database}.duckdb", "--analysis", "out/decisions.csv"],
     "report": ["report", "{file}", "-o", "out/report.html", "--timeout", "15"],
     "report-analysis": ["report", "--analysis", "out/decisions.csv", "--analysis", "out/players.json", "-o", "out/report.txt"],
+    "validate-scheduler": ["validate", "--format", "json", "--scheduler", "local", "-j", "1", "{file}"],
+    "analyze-scheduler": ["analyze", "{file}", "-o", "out/d.csv", "--players", "out/p.csv", "--scheduler", "local", "-j", "1", "--timeout", "15"],
 }  # fmt: skip
 AFTER_ANALYSIS = ("replay-analysis", "index-analysis", "report-analysis")  # run on the tables analyze wrote of the case
+DATABASES = {"index-sqlite": "sqlite", "index-duckdb": "duckdb", "analyze-db": "sqlite", "index-analysis": "duckdb"}  # what each writes
 KEYS = b"\n\n\n?\nw\nv\ne\ng\n1\nq\n"  # what replay -i reads from a pipe
 
 
@@ -401,6 +474,7 @@ class Outcome:
     seconds: float
     peak: int  # bytes: the process's peak resident memory (the server's pages included)
     timed_out: bool = False
+    orphans: int = 0  # processes the run left behind (killed since)
     problems: list[str] = field(default_factory=list)
 
 
@@ -429,7 +503,8 @@ class Runner:
         self.server.stdin.flush()
         answer = json.loads(self.server.stdout.readline())
         out, err = (folder / ".stdout").read_bytes(), (folder / ".stderr").read_bytes()
-        outcome = Outcome(command, args, answer["status"], out, err, answer["seconds"], answer["peak"], answer["timed_out"])
+        outcome = Outcome(command, args, answer["status"], out, err, answer["seconds"], answer["peak"], answer["timed_out"],
+                          answer["orphans"])  # fmt: skip
         outcome.problems = self.problems(outcome, folder)
         return outcome
 
@@ -449,6 +524,8 @@ class Runner:
             found.append(f"exit status {outcome.status}")
         if outcome.peak > self.memory:
             found.append(f"memory: {outcome.peak >> 20} MB")
+        if outcome.orphans:
+            found.append(f"orphans: {outcome.orphans} processes left behind")
         if RAW_CONTROL.search(outcome.stderr) or RAW_CONTROL.search(outcome.stdout):
             found.append("a raw control character on a terminal's stream")
         if any(line.startswith(b"FORGED") for line in text.splitlines()):
@@ -478,20 +555,55 @@ def arguments(command: str, filled: dict[str, str], engine: str = "sqlite") -> l
 
 def run_case(runner: Runner, case: Case, command: str, folder: Path) -> list[Outcome]:
     """``command`` on ``case`` (``find`` after an index of the case, into each engine; what
-    reads an analysis after ``analyze`` of the case)."""
+    reads an analysis after ``analyze`` of the case); a database written must read afterwards."""
     filled = prepare(case, folder)
     stdin = case.data if command == "read-stdin" else KEYS if command == "replay-interactive" else None
+
+    def run(name: str, engine: str = "sqlite", given: bytes | None = None) -> Outcome:
+        database = folder / f"{filled['database']}.{DATABASES.get(name, '')}"
+        before = name in DATABASES and (not database.exists() or readable(database))
+        outcome = runner.run(arguments(name, filled, engine), folder, given, name)
+        if before and database.exists() and not readable(database):
+            outcome.problems.append("a database left unreadable")
+        return outcome
+
     if command in AFTER_ANALYSIS:
-        analysed = runner.run(arguments("analyze", filled), folder, None, "analyze")
-        return [analysed, runner.run(arguments(command, filled), folder, None, command)]
+        return [run("analyze"), run(command)]
     if command != "find":
-        return [runner.run(arguments(command, filled), folder, stdin, command)]
+        return [run(command, given=stdin)]
     found = []
     for engine in ("sqlite", "duckdb"):
         if case.database is None:
-            found.append(runner.run(arguments(f"index-{engine}", filled), folder, None, f"index-{engine}"))
-        found.append(runner.run(arguments("find", filled, engine), folder, None, "find"))
+            found.append(run(f"index-{engine}"))
+        found.append(run("find", engine))
     return found
+
+
+def readable(database: Path) -> bool:
+    """The database opens and answers a query on its every table (a copy renamed in beside a
+    stale journal, a half-written file: not readable). An engine not installed: not judged."""
+    try:
+        if database.suffix == ".sqlite":
+            import sqlite3
+
+            connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+            try:
+                return connection.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+            finally:
+                connection.close()
+        try:
+            import duckdb
+        except ImportError:
+            return True
+        connection = duckdb.connect(str(database), read_only=True)
+        try:
+            for (table,) in connection.execute("SELECT table_name FROM information_schema.tables").fetchall():
+                connection.execute(f'SELECT count(*) FROM "{table}"').fetchall()
+            return True
+        finally:
+            connection.close()
+    except Exception:  # noqa: BLE001 - each engine has errors of its own
+        return False
 
 
 # --- the fork server ---
@@ -510,6 +622,7 @@ def _serve() -> None:
     import pandas  # noqa: F401
 
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
+    _subreaper()
     answers.write((json.dumps({"rss": _rss()}) + "\n").encode())
     answers.flush()
     cap = 4 << 30  # address space: a safety net for the machine, far above what is measured
@@ -540,9 +653,41 @@ def _serve() -> None:
         seconds = time.perf_counter() - started
         code = os.waitstatus_to_exitcode(status)
         answer = {"status": code if code >= 0 else 128 - code, "seconds": seconds, "peak": usage.ru_maxrss * 1024,
-                  "timed_out": stopped}  # fmt: skip
+                  "timed_out": stopped, "orphans": _orphans()}  # fmt: skip
         answers.write((json.dumps(answer) + "\n").encode())
         answers.flush()
+
+
+def _subreaper() -> None:
+    """Make the server a child subreaper (Linux): what a run leaves behind comes back to it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+
+
+def _orphans(grace: float = 3.0) -> int:
+    """How many processes the run left behind, once they have had ``grace`` seconds to end
+    (a worker told to stop removes its files first); each is killed, and every one reaped."""
+    deadline = time.monotonic() + grace
+    while True:
+        while True:  # reap what has ended
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        left = [pid for pid in children(os.getpid()) if alive(pid)]  # the server's, a run's own waited for
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except OSError:
+            pass
+    return len(left)
 
 
 def _waited(pid: int, seconds: float, grace: float = 5.0) -> tuple[int, Any, bool]:

@@ -205,5 +205,5 @@ def test_workers_leave_ctrl_c_to_the_main_process(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(futures, "ProcessPoolExecutor", recording)
     assert run("validate", "--jobs", "2", str(SAMPLES))[0] == 0
     assert len(made) == 1
-    with real(max_workers=1, initializer=made[0]["initializer"]) as pool:  # type: ignore[arg-type]
+    with real(max_workers=1, initializer=made[0]["initializer"], initargs=made[0]["initargs"]) as pool:  # type: ignore[arg-type]
         assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN

@@ -24,9 +24,7 @@ from typing import Any, Callable
 import hostile
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
 
-from bgrecord.cli import main
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_NAME
 
 SAMPLES = hostile.SAMPLES
@@ -37,18 +35,7 @@ ENGINE = "duckdb" if HAS_DUCKDB else "sqlite"  # the richer where installed, els
 TABLE = "parquet" if importlib.util.find_spec("pyarrow") is not None else "csv"
 
 
-def invoke(*args: str, input: bytes | None = None) -> Result:
-    """In-process, through the group (its streams guarded as in a user's run): never an exception."""
-    result = CliRunner().invoke(main, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def bgrecord(*args: str, **options: Any) -> subprocess.CompletedProcess[bytes]:
-    """``bgrecord`` as a user runs it; never a traceback."""
-    done = subprocess.run([sys.executable, "-m", "bgrecord", *args], capture_output=True, timeout=300, **options)
-    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
-    return done
+invoke, bgrecord = hostile.invoke, hostile.bgrecord
 
 
 def no_raw_controls(text: str | bytes) -> bool:
@@ -768,11 +755,11 @@ def test_a_junk_database_or_table_given_for_an_analysis_is_one_line(tmp_path: Pa
 
 
 def test_a_table_of_copies_is_read_in_linear_time() -> None:
-    from bgrecord.show.annotate import Annotations
+    from bgrecord.show.annotate import _by_step
 
     def timed(copies: int) -> float:  # best of three, the collector off (its passes over the rows are not the work's)
         rows = [{"game_key": "k", "step": 1, "plies": 0, "kind": "checker", "error": 0.01 * (n % 7)} for n in range(copies)]
-        return seconds(lambda: Annotations(rows))
+        return seconds(lambda: _by_step(rows))  # a game's rows, as the table gives them
 
     timed(1000)
     assert timed(80_000) < 3.2 * max(timed(40_000), 0.01)  # twice the copies: quadratic would be 4 times the time, linear 2
@@ -789,7 +776,8 @@ def test_a_carriage_return_in_a_name_keeps_the_csv_table_one_row_a_record(tmp_pa
                                                      "name": "FORGED\r\x00 x", "kind": "checker", "plies": 0}  # fmt: skip
     with TableWriter(tmp_path / "d.csv", "csv", DECISION_COLUMNS) as writer:
         writer.write([row, row | {"step": 2, "name": "plain"}])
-    kind, data = load(tmp_path / "d.csv")
+    kind, chunks = load(tmp_path / "d.csv")
+    data = pd.concat(list(chunks))
     assert kind == "decisions" and list(data["name"]) == ["FORGED\r\x00 x", "plain"] and list(data["step"]) == [1, 2]
     with TableWriter(tmp_path / "plain.csv", "csv", DECISION_COLUMNS) as writer:
         writer.write([row | {"name": "plain"}])

@@ -46,7 +46,7 @@ def test_every_sample_reads_and_gives_its_text_back(path: Path) -> None:
 @pytest.mark.parametrize("padding", [0, 1000], ids=["small", "past its first bytes"])
 def test_a_file_is_opened_once_when_its_first_bytes_are_all_of_it(padding: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = tmp_path / "match.mat"
-    path.write_bytes(b"; a comment line of padding\n" * padding + (SAMPLES / "bbgt-two-matches.mat").read_bytes())
+    path.write_bytes((SAMPLES / "bbgt-two-matches.mat").read_bytes() + b"; a comment line of padding\n" * padding)
     text, size = path.read_text(), path.stat().st_size
     opened: list[str] = []
     path_open = Path.open

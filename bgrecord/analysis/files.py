@@ -42,6 +42,7 @@ from bgrecord.writing.writers import write_mat
 
 __all__ = ["ENGINES", "FileAnalysis", "analyse_file", "close_engines", "engine_for", "failed_analysis", "game_key", "open_engine"]
 
+PART = 50  # games of a money session given to the engine at once: about 190 MB of gnubg (2,000 at once: 2.8 GB, and it died)
 _NAMES = ("left", "right")  # what the engine is told the players are called (gnubg refuses an empty name)
 MODES = ("auto", "recorded", "gnubg")  # which analysis: the record's where it has one, the record's only, gnubg's
 
@@ -257,7 +258,7 @@ class _MatchWork:
             if asked.gnubg is not None and settings != asked.gnubg:
                 raise EngineError(f"gnubg {settings[0] or '(version unknown)'} here, where the run started with gnubg {asked.gnubg[0] or '(version unknown)'}")
             made = Made(f"gnubg {asked.plies}ply", settings[0], asked.plies, Counting(Thresholds.of(settings[1])))
-            facts = engine.analyse(self._mat(), asked.plies, self.rules.jacoby, self.rules.cube)
+            facts = self._facts(engine)
             if self.rules.cube_limit is not None:  # gnubg knows no cube limit: no double past it
                 _limit_cube(facts, self.kept, self.rules)
             self._analysed(row, facts, made)
@@ -290,12 +291,25 @@ class _MatchWork:
                 "games_analysed": 0, "games_skipped": self.skipped, "problem": None, "engine_version": None,
                 "rules": self.rules.text(), "threshold_doubtful": None, "threshold_bad": None, "threshold_very_bad": None}  # fmt: skip
 
-    def _mat(self) -> str:
-        """The games without errors as a .mat, in GNU Backgammon's layout: bgrecord's own writing
+    def _facts(self, engine: Engine) -> EngineMatch:
+        """The engine's facts of the games kept: a match at once, a money session in parts of
+        :data:`PART` games (its games stand alone), so that the engine's memory and its reply
+        stay bounded however long the session. The engine's own statistics are of the whole
+        match only when it went at once."""
+        plies, jacoby, cube = self.asked.plies, self.rules.jacoby, self.rules.cube
+        if self.length or len(self.kept) <= PART:
+            return engine.analyse(self._mat(self.kept), plies, jacoby, cube)
+        games = []
+        for start in range(0, len(self.kept), PART):
+            games += engine.analyse(self._mat(self.kept[start : start + PART]), plies, jacoby, cube).games
+        return EngineMatch(games)
+
+    def _mat(self, kept: list[GameReplay]) -> str:
+        """Games without errors as a .mat, in GNU Backgammon's layout: bgrecord's own writing
         of its replay, with plain names and nothing but the plays, cube actions and results."""
         header = MatchRecord(None, "mat", "utf-8", self.length)
         clean = []
-        for number, out in enumerate(self.kept, 1):
+        for number, out in enumerate(kept, 1):
             actions: list[Action] = [a for a in out.game.actions if isinstance(a, (Roll, CubeAction, Result)) and not unplayed(a)]
             clean.append(replace(out, game=replace(out.game, names=_NAMES, number=number, actions=actions)))
         return write_mat(header, clean)

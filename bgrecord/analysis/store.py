@@ -14,6 +14,7 @@ bgrecord (other columns) are made again: their analyses are done again.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -140,51 +141,69 @@ def table_kind(columns: Iterable[str]) -> str | None:
     return None
 
 
-def _read_json(path: str | Path, fmt: str) -> Any:
-    """A JSON table: one document (``.json``), or JSON Lines (``.jsonl``; also a ``.json`` of
-    an earlier bgrecord, which wrote JSON Lines there)."""
-    import pandas as pd
-
-    if fmt == "json":
-        try:
-            return pd.read_json(path, dtype=False)
-        except ValueError:
-            pass
-    return pd.read_json(path, lines=True, dtype=False)
+CHUNK = 5_000  # rows of a table read at a time: memory holds a chunk, whatever the table's size
 
 
-def load(path: str | Path) -> tuple[str, Any]:
-    """A table written by ``bgrecord analyze`` (CSV, Parquet, JSON or JSON Lines, by extension), and
-    which one it is. Raises ``ValueError`` for another table, ``OSError`` when unreadable."""
-    import pandas as pd
-
+def load(path: str | Path) -> tuple[str, Iterator[Any]]:
+    """A table written by ``bgrecord analyze`` (CSV, Parquet, JSON or JSON Lines, by extension), which
+    one it is, and its rows as DataFrames of :data:`CHUNK` rows, typed as analyze writes them
+    (a large table is never held whole: pandas holds a table in about twenty times its size
+    on disk). The first chunk is read now: ``ValueError`` for another table, ``OSError`` when
+    unreadable; a later chunk with a value of the wrong kind is ``ValueError`` when read."""
     from bgrecord.tables.export import table_format
 
     fmt = table_format(path, None)
-    if fmt == "parquet":
-        from bgrecord.extras import require
-
-        require("pyarrow")
-        data = pd.read_parquet(path)
-    elif fmt in ("json", "jsonl"):
-        data = _read_json(path, fmt)
-    elif fmt == "csv":
-        data = pd.read_csv(path, dtype=str, keep_default_na=True)
-    else:
-        raise ValueError(f"{path}: give a table written by bgrecord analyze (.csv, .parquet, .json, .jsonl)")
-    kind = table_kind(data.columns)
+    chunks = _chunks(path, fmt)
+    first = next(chunks, None)
+    if first is None:  # a JSON lines table with no line
+        raise ValueError(f"{path}: an empty table: not a table written by bgrecord analyze")
+    kind = table_kind(first.columns)
     if kind is None:
         raise ValueError(f"{path}: not a table written by bgrecord analyze (its columns are not decisions', players' or matches')")
     columns = STORED[FROM_TABLE[kind]]
-    try:
-        data = _typed(data[list(columns)], columns)
-    except (TypeError, ValueError) as exc:  # a value of the wrong kind: the table was changed by hand, or cut
-        raise ValueError(f"{path}: not a table written by bgrecord analyze ({exc})") from None
-    if fmt == "csv":  # a spreadsheet-proof cell ('=x) is read back as written
-        for name, kind_ in columns.items():
-            if kind_ == "string":
-                data[name] = data[name].str.replace(r"^'(?=[=+\-@\t\r])", "", regex=True)
-    return kind, data
+    typed = _typed_chunk(path, fmt, columns)
+    head = typed(first)
+    return kind, itertools.chain([head], map(typed, chunks))
+
+
+def _chunks(path: str | Path, fmt: str) -> Iterator[Any]:
+    import pandas as pd
+
+    if fmt == "parquet":
+        from bgrecord.extras import require
+
+        parquet = require("pyarrow.parquet")
+        try:
+            batches = parquet.ParquetFile(path).iter_batches(batch_size=CHUNK)
+        except (ValueError, TypeError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+            raise ValueError(f"{path}: not a Parquet table ({exc})") from None
+        return (batch.to_pandas() for batch in batches)
+    if fmt == "json":  # one document, held whole by JSON's nature; else JSON Lines (an earlier bgrecord wrote them there)
+        try:
+            whole = pd.read_json(path, dtype=False)
+        except ValueError:
+            return iter(pd.read_json(path, lines=True, dtype=False, chunksize=CHUNK))
+        return (whole.iloc[start : start + CHUNK] for start in range(0, max(len(whole), 1), CHUNK))
+    if fmt == "jsonl":
+        return iter(pd.read_json(path, lines=True, dtype=False, chunksize=CHUNK))
+    if fmt == "csv":
+        return iter(pd.read_csv(path, dtype=str, keep_default_na=True, chunksize=CHUNK))
+    raise ValueError(f"{path}: give a table written by bgrecord analyze (.csv, .parquet, .json, .jsonl)")
+
+
+def _typed_chunk(path: str | Path, fmt: str, columns: dict[str, str]) -> Callable[[Any], Any]:
+    def typed(data: Any) -> Any:
+        try:
+            data = _typed(data[list(columns)], columns)
+        except (KeyError, TypeError, ValueError) as exc:  # a value of the wrong kind: the table was changed by hand, or cut
+            raise ValueError(f"{path}: not a table written by bgrecord analyze ({exc})") from None
+        if fmt == "csv":  # a spreadsheet-proof cell ('=x) is read back as written
+            for name, kind in columns.items():
+                if kind == "string":
+                    data[name] = data[name].str.replace(r"^'(?=[=+\-@\t\r])", "", regex=True)
+        return data
+
+    return typed
 
 
 def _typed(data: Any, columns: dict[str, str]) -> Any:
@@ -205,6 +224,73 @@ def rows_of(data: Any) -> list[dict[str, Any]]:
     """A DataFrame's rows as plain values (None for missing)."""
     return [{str(k): (None if v is None or v != v else v) for k, v in row.items()}
             for row in data.astype(object).where(data.notna(), None).to_dict("records")]  # fmt: skip
+
+
+# --- replay: the decisions of a game ---
+
+
+class GameDecisions:
+    """The decisions of a table analyze wrote, or of a database holding them, found a game at
+    a time by its key (``game_key``) without holding them: copied once, a chunk at a time,
+    into SQLite's private temporary database (on disk past a few MB, removed when closed),
+    indexed by game key. Raises as :func:`load` does; ``ValueError`` for a database with no
+    analysis."""
+
+    COLUMNS = tuple(DECISION_COLUMNS)
+
+    def __init__(self, path: str | Path) -> None:
+        import sqlite3
+
+        self.path = path
+        self._copy = sqlite3.connect("")  # "": a temporary database on disk, gone when closed
+        names = ", ".join(f'"{name}"' for name in self.COLUMNS)
+        self._copy.execute(f"CREATE TABLE decisions ({names})")
+        try:
+            for rows in self._sources():
+                self._copy.executemany(f"INSERT INTO decisions VALUES ({', '.join('?' * len(self.COLUMNS))})", rows)
+        except BaseException:
+            self._copy.close()
+            raise
+        self._copy.execute("CREATE INDEX by_game ON decisions (game_key)")
+
+    def _sources(self) -> Iterator[list[tuple[Any, ...]]]:
+        """The decisions' rows, a chunk at a time, as tuples in :attr:`COLUMNS` order."""
+        if str(self.path).lower().endswith((".duckdb", ".sqlite", ".sqlite3")):
+            yield from self._stored()
+            return
+        kind, chunks = load(self.path)
+        if kind != "decisions":
+            raise ValueError(f"{self.path}: this is analyze's {kind} table; give its decisions table (-o)")
+        for chunk in chunks:
+            yield [tuple(row[name] for name in self.COLUMNS) for row in rows_of(chunk)]
+
+    def _stored(self) -> Iterator[list[tuple[Any, ...]]]:
+        from bgrecord.tables.storage import engine_failure, is_engine_error
+
+        if not Path(self.path).is_file():
+            raise ValueError(f"{self.path}: no such database")
+        try:
+            database = Database(self.path, read_only=True)
+            try:
+                if "decisions" not in database.names():
+                    raise ValueError(f"{self.path}: holds no analysis (bgrecord analyze -o {self.path} puts one there)")
+                rows = database.rows(f"SELECT {', '.join(self.COLUMNS)} FROM decisions", self.COLUMNS)
+                while chunk := list(itertools.islice(rows, CHUNK)):
+                    yield [tuple(row.values()) for row in chunk]
+            finally:
+                database.close()
+        except Exception as exc:
+            if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
+                raise engine_failure(self.path, exc) from None
+            raise
+
+    def game(self, key: str) -> list[dict[str, Any]]:
+        """The decisions of the game whose key is ``key``."""
+        cursor = self._copy.execute("SELECT * FROM decisions WHERE game_key = ?", [key])
+        return [dict(zip(self.COLUMNS, values)) for values in cursor]
+
+    def close(self) -> None:
+        self._copy.close()
 
 
 # --- find: the error made at an occurrence ---

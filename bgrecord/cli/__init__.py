@@ -44,6 +44,10 @@ class _Main(click.Group):
             raise SystemExit(gone.status) from None
         except streams.Stopped as stopped:
             raise SystemExit(stopped.status) from None
+        finally:
+            source = sys.modules.get("bgrecord.formats.source")  # loaded by the commands that read records
+            if source is not None:
+                source.forget_streams()  # the copies of the pipes read once (common.gather)
 
 
 # A fixed width keeps --help identical everywhere, so docs/cli.md can be checked against it.

@@ -11,6 +11,8 @@ from typing import Any
 import click
 
 from bgrecord.cli.common import (
+    MAX_SECONDS,
+    Finite,
     each_file,
     fail,
     gather,
@@ -43,7 +45,7 @@ def engine_option(command: Any) -> Any:
 
 
 def timeout_option(command: Any) -> Any:
-    return click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
+    return click.option("--timeout", type=Finite(1, MAX_SECONDS), default=600, show_default=True, metavar="SECONDS",
                         help="The longest GNU Backgammon may take over one match; a match that takes longer is not "
                              "analysed (one error), and the run goes on.")(command)  # fmt: skip
 
@@ -89,7 +91,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     """
     from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
     from bgrecord.analysis.tables import TABLES
-    from bgrecord.outputs import OutputError, check_target
+    from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.tables.export import DatasetWriter, TableWriter, needs
     from bgrecord.tables.export import table_format as format_of
 
@@ -100,15 +102,18 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     inputs = gather(paths)
     engine, settings, wanted = start_engine(engine, timeout)
     try:
+        targets = []
         for path, kind in outputs:
             if kind == "decisions" and database:
-                _check_database(path, inputs.files)
+                _needs_engine(path)
+                targets.append((path, "database"))
                 continue
             fmt = format_of(path, table_format)
             if fmt == "dataset" and kind != "decisions":
                 raise click.BadParameter("a dataset is for the decisions table (-o); the other tables are small", param_hint="--format")
-            check_target(path, inputs.files, overwrite, folder=fmt == "dataset")
             needs(fmt)
+            targets.append((path, "folder" if fmt == "dataset" else "file"))
+        check_outputs(targets, inputs.files, overwrite)
     except (OutputError, ImportError, ValueError) as exc:
         fail(str(exc))
     inputs.report()
@@ -186,14 +191,12 @@ def _waiting(target: str) -> None:
     click.echo(f"bgrecord: {one_line(target)}: another bgrecord run is writing it: waiting for it to finish", err=True)
 
 
-def _check_database(path: str, inputs: list[str]) -> None:
+def _needs_engine(path: str) -> None:
     from bgrecord.extras import require
-    from bgrecord.outputs import check_target
     from bgrecord.tables.database import engine_of
 
     if engine_of(path) == "duckdb":
         require("duckdb")
-    check_target(path, inputs, overwrite=True)
 
 
 class _StoreWriter:
@@ -218,12 +221,16 @@ class _Batches:
     def add(self, found: Any) -> None:
         for kind in self.rows:
             self.rows[kind].extend(_named(getattr(found, kind), self.people))
-        if len(self.rows.get("decisions", ())) >= 5000:
+        if len(self.rows.get("decisions", ())) >= self.SIZE:
             self.flush()
+
+    SIZE = 5000
 
     def flush(self) -> None:
         for kind, writer in self.writers:
-            writer.write(self.rows[kind])
+            rows = self.rows[kind]
+            for start in range(0, max(len(rows), 1), self.SIZE):  # a long session's rows too, a batch at a time
+                writer.write(rows[start : start + self.SIZE])
         for rows in self.rows.values():
             rows.clear()
 

@@ -13,16 +13,18 @@ escapes a worker) with a work function whose own failures are caught by
 :func:`bgrecord.replay.validate.guarded` or :func:`~bgrecord.replay.validate.guarded_steps` (any exception
 of a file is that file's ``internal`` issue), names and messages printed with
 :func:`~bgrecord.escapes.one_line` through ``click.echo`` (the group guards and escapes the
-standard streams), outputs written through :mod:`bgrecord.outputs` (checked with
-``check_target`` and ``distinct`` before any work).
+standard streams), outputs written through :mod:`bgrecord.outputs` (all of a run's checked
+together with ``check_outputs`` before any work).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import os
 import signal
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +32,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import click
 
+from bgrecord.cli import workers
 from bgrecord.escapes import one_line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,6 +59,26 @@ def fail(message: str) -> NoReturn:
 
 
 # --- options ---
+
+MAX_COUNT = 10**9  # the most a count option may ask (a game's number, occurrences): beyond any archive
+MAX_SECONDS = 86_400  # the longest a time option may be: a day
+
+
+class Finite(click.FloatRange):
+    """A number within bounds: NaN (which passes every comparison) and the infinities refused
+    in one line, as any value out of range is (a bound is what keeps arithmetic from failing)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        found = super().convert(value, param, ctx)
+        if found != found:
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return found
+
+
+def count_range(low: int = 1) -> click.IntRange:
+    """A count option's type: from ``low`` to :data:`MAX_COUNT`."""
+    return click.IntRange(low, MAX_COUNT)
+
 
 
 def output_format(command: F) -> F:
@@ -140,35 +163,61 @@ class Inputs:
 
 def gather(paths: Iterable[str]) -> Inputs:
     """The files of ``paths``: files as named, folders searched for match files, ``-`` for
-    standard input (once)."""
+    standard input (once). What cannot be read is said now, whoever reads it later (exit
+    status 2): a file without the permission, a folder below that cannot be listed. A pipe,
+    a FIFO or a device is read now, once (:func:`bgrecord.formats.source.read_once`): every
+    command, and every step of one (``index`` hashes a file before it reads it, ``replay
+    --analyze`` analyses it before it replays it), reads the same bytes."""
     from bgrecord.formats.reader import match_files
 
     found = Inputs()
     seen: set[str] = set()
+
+    def unlisted(error: OSError) -> None:
+        found.missing.append(f"{error.filename}: cannot read this folder: {error.strerror or error}")
+
     for name in paths:
         if name == STDIN:
             if STDIN not in seen:
                 seen.add(STDIN)
                 found.files.append(STDIN)
             continue
-        path = Path(name)
         try:
-            is_dir = path.is_dir()
-            exists = is_dir or path.exists()
+            mode = os.stat(name).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            found.missing.append(f"{name}: no such file or folder")
+            continue
         except OSError as exc:
             found.missing.append(f"{name}: cannot read: {exc.strerror or exc}")
             continue
-        if not exists:
-            found.missing.append(f"{name}: no such file or folder")
-            continue
-        files = [str(f) for f in match_files([path])] if is_dir else [name]
+        is_dir = stat.S_ISDIR(mode)
+        files = [str(f) for f in match_files([name], unlisted)] if is_dir else [name]
         if is_dir and not files:
             found.empty.append(name)
         for file in files:
-            if file not in seen:
-                seen.add(file)
+            if file in seen:
+                continue
+            seen.add(file)
+            problem = _unreadable(file, is_dir or stat.S_ISREG(mode))
+            if problem:
+                found.missing.append(f"{file}: cannot read: {problem}")
+            else:
                 found.files.append(file)
     return found
+
+
+def _unreadable(name: str, regular: bool) -> str | None:
+    """Why the file ``name`` cannot be read, or None; a stream (not ``regular``) is read now."""
+    from bgrecord.formats.source import read_once
+
+    if not os.access(name, os.R_OK):
+        return os.strerror(errno.EACCES)
+    if not regular:
+        try:
+            read_once(name)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 # --- working on files ---
@@ -224,6 +273,7 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
     thresholds = gc.get_threshold()
     gc.set_threshold(50_000, *thresholds[1:])
     pool: list[Any] = []  # the worker processes, when there are: [executor, how many]
+    stopping = False
 
     def here(file: Any) -> Any:
         return work(source_of(file) if isinstance(file, str) else file, *arguments)
@@ -232,14 +282,14 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         names = [f for f in (sizes if sizes is not None else files) if f != STDIN]
         if scheduler and len(names) != len(files):
             fail("--scheduler reads files, not standard input")
-        retry = functools.partial(_alone, work, arguments, failed, pool)
+        retry = functools.partial(workers.alone, work, arguments, failed, pool, _sources)
         if scheduler and files:
             results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), batch, retry)
         elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
-            from bgrecord.tables.cluster import BATCH, in_order, run_batch
+            from bgrecord.tables.cluster import BATCH, in_order
 
-            pool[:] = [_pool(jobs), jobs]
-            results = in_order(lambda part: pool[0].submit(run_batch, work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
+            pool[:] = [workers.start(jobs), jobs]
+            results = in_order(lambda part: workers.submit(pool[0], work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
         else:
             results = (here(file) for file in files)
         results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(files, results))
@@ -248,9 +298,12 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
 
             results = track(results, total=len(files), description=progress[0], transient=True, console=_stderr())
         yield from results
+    except BaseException:  # a stop (a signal, a closed output, the caller gone): the workers go now
+        stopping = True
+        raise
     finally:
         if pool:
-            pool[0].shutdown(cancel_futures=True)
+            workers.end(pool[0], stopping)
         gc.set_threshold(*thresholds)
         gc.unfreeze()
 
@@ -258,37 +311,6 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
 def _sources(files: list[Any]) -> list[Any]:
     """Names as files (:func:`source_of`), for a worker; other units of work as they are."""
     return [source_of(file) if isinstance(file, str) else file for file in files]
-
-
-def _pool(jobs: int) -> Any:
-    from concurrent.futures import ProcessPoolExecutor
-
-    return ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
-
-
-def _alone(work: Callable[..., Any], arguments: tuple[Any, ...], failed: Callable[[Any, BaseException], Any] | None,
-           pool: list[Any], batch: list[Any], exc: Exception) -> list[Any]:  # fmt: skip
-    """A batch whose worker failed it: each file again, alone in a new process, and
-    ``failed(file, exception)`` for one that fails again. A broken pool is replaced."""
-    from concurrent.futures.process import BrokenProcessPool
-
-    from bgrecord.tables.cluster import run_batch
-
-    if failed is None:
-        raise exc
-    if pool and isinstance(exc, BrokenProcessPool):
-        pool[0].shutdown(wait=False, cancel_futures=True)
-        pool[0] = _pool(pool[1])
-    found = []
-    for file in batch:
-        single = _pool(1)
-        try:
-            found += single.submit(run_batch, work, _sources([file]), arguments).result()
-        except Exception as again:  # noqa: BLE001 - this file's failure, whatever it is
-            found.append(failed(file, again))
-        finally:
-            single.shutdown(wait=False, cancel_futures=True)
-    return found
 
 
 def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
@@ -300,16 +322,6 @@ def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any
         yield from cluster_map(work, files, arguments, scheduler, workers, batch or BATCH, retry)
     except (ClusterError, ImportError) as exc:
         fail(str(exc))
-
-
-def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is for the main process, which stops the workers without a
-    traceback; SIGTERM and SIGHUP stop a worker as they stop the main process (its temporary
-    files removed)."""
-    from bgrecord.cli.streams import stop_on_signals
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    stop_on_signals(worker=True)
 
 
 def _stderr() -> Any:

@@ -58,7 +58,7 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
     errors are reported either way. An input is never written over, an existing output only
     with --overwrite, and each output is written to a temporary file renamed into place.
     """
-    from bgrecord.outputs import OutputError, check_target
+    from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.writing.convert import TARGETS, convert_pair, failed_conversion
 
     found = gather(inputs)
@@ -88,7 +88,7 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
         targets = [output] * len(files)
     if stream:
         try:
-            check_target(output, files, overwrite)
+            check_outputs([(output, "file")], files, overwrite)
         except OutputError as exc:
             fail(str(exc))
     pairs = list(zip(files, targets))

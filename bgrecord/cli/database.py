@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+from bgrecord.cli.common import STDIN, count_range, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
 from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
@@ -39,7 +39,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     docs/stats.md.
     """
     from bgrecord.extras import require
-    from bgrecord.outputs import OutputError, check_target
+    from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.tables.archive import failed_rows, index_rows
     from bgrecord.tables.archive import index as update
     from bgrecord.tables.database import engine_of
@@ -50,7 +50,7 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     try:
         if engine_of(target) == "duckdb":
             require("duckdb")
-        check_target(target, inputs.files, overwrite=True)
+        check_outputs([(target, "database")], [*inputs.files, *analyses])
     except (ValueError, ImportError, OutputError) as exc:
         fail(str(exc))
     inputs.report()
@@ -68,8 +68,9 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
             from bgrecord.analysis.store import rows_of, storing
 
             with storing(target, waiting) as store:
-                for kind, data in tables:
-                    store.add(kind, rows_of(data))
+                for kind, chunks in tables:
+                    for chunk in chunks:  # a large table a chunk at a time
+                        store.add(kind, rows_of(chunk))
     except (ValueError, OSError) as exc:
         fail(str(exc))
     if report.remade:
@@ -111,7 +112,7 @@ def _analysis_tables(paths: tuple[str, ...], target: str) -> list[tuple[str, Any
 @click.option("--dice", is_flag=True, help="Also the dice (of a gnubg ID, an XGID or an OGID).")
 @click.option("--cube", is_flag=True, help="Also the cube's value and owner.")
 @click.option("--score", is_flag=True, help="Also the score and the match length.")
-@click.option("--limit", type=click.IntRange(1), help="At most this many occurrences (the first, in file order; the summary says of how many).")
+@click.option("--limit", type=count_range(), help="At most this many occurrences (the first, in file order; the summary says of how many).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a line an occurrence; json: one document.")  # fmt: skip
 def find(database: str, position: str, dice: bool, cube: bool, score: bool, limit: int | None, output: str) -> None:

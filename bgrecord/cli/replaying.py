@@ -12,7 +12,7 @@ import click
 from click.core import ParameterSource
 
 from bgrecord.cli.analyzing import plies_option
-from bgrecord.cli.common import STDIN, Nothing, fail, gather, overwrite_option, rules_option, source_of
+from bgrecord.cli.common import STDIN, Nothing, count_range, fail, gather, overwrite_option, rules_option, source_of
 from bgrecord.escapes import one_line, shown
 from bgrecord.formats.issues import Issue, Severity
 
@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 @click.command(name="replay")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--game", type=click.IntRange(1), help="Only this game (1-based in each file).")
+@click.option("--game", type=count_range(), help="Only this game (1-based in each file).")
 @click.option("--format", "output", type=click.Choice(["text", "json", "jsonl", "html"]),
               help="text: each step in words and the board after it; json: one document, the list of the steps' objects; "
                    "jsonl: one JSON object per action; html: one self-contained page (of one file). By default from -o's "
@@ -56,7 +56,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str | None,
     has errors (they are told at their step, and the output is still complete). With
     --analysis or --analyze, each step also says its error and luck (json: an "analysis" list).
     """
-    from bgrecord.outputs import OutputError, atomic_output, check_target
+    from bgrecord.outputs import OutputError, atomic_output, check_outputs
 
     source = click.get_current_context().get_parameter_source
     if target and old_target:
@@ -73,7 +73,7 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str | None,
         raise click.UsageError(f"{'--interactive' if interactive else 'html'} replays one file, not {len(files)}")
     if not interactive:
         try:
-            check_target(target or "-", files, overwrite)
+            check_outputs([(target or "-", "file")], files + ([analysis] if analysis else []), overwrite)
         except OutputError as exc:
             fail(str(exc))
     if analysis and analyze:
@@ -226,7 +226,7 @@ def _annotations(table: str | None, analyze: bool, files: list[str], plies: int,
             rows += found.decisions
     finally:
         close_engines()
-    return Annotations(rows)
+    return Annotations.of_rows(rows)
 
 
 def _no_game(name: str, game: int | None, records: list[Any]) -> None:

@@ -12,6 +12,10 @@
   program stopped by SIGPIPE), in one line with status 2 otherwise (a full disk). It is not
   an ``Exception``: no barrier around a file's work takes it for that file's problem, and no
   output is said "written" when it did not arrive (:func:`bgrecord.outputs.check_stdout`).
+- What goes to standard output is UTF-8 whatever the locale (``PYTHONIOENCODING``, a legacy
+  ``LANG``) unless a terminal reads it: a table, a JSON document or a conversion written to a
+  pipe or a file is data, and its bytes do not depend on where the run stands. Standard error
+  (messages for a person) and a terminal follow the locale.
 - SIGTERM and SIGHUP stop a run as SIGINT (Ctrl-C) does: :class:`Stopped` is raised where
   the run stands, so every temporary file is removed on the way out; the exit status is
   128 + the signal's number (130, 143, 129).
@@ -205,7 +209,7 @@ def install() -> None:
     """Guard standard output and standard error (once: a guarded stream is left as it is), and
     make SIGTERM and SIGHUP stop the run as Ctrl-C does."""
     if sys.stdout is not None and not isinstance(sys.stdout, (_Guarded, _ClosedOutput)):
-        _reconfigure(sys.stdout)
+        _reconfigure(sys.stdout, data=True)
         sys.stdout = _Guarded(sys.stdout, output=True)
     if sys.stderr is not None and not isinstance(sys.stderr, _Guarded):
         _reconfigure(sys.stderr)
@@ -213,13 +217,25 @@ def install() -> None:
     stop_on_signals()
 
 
-def _reconfigure(stream: Any) -> None:
+def _reconfigure(stream: Any, data: bool = False) -> None:
     """Text no encoding writes (a lone surrogate that escaped the escapes) is written as an
-    escape, never an error."""
+    escape, never an error. ``data``: standard output, UTF-8 unless a terminal reads it."""
     try:
-        stream.reconfigure(errors="backslashreplace")
+        if data and not _utf8(stream) and not stream.isatty():
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+        else:
+            stream.reconfigure(errors="backslashreplace")
     except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
         pass
+
+
+def _utf8(stream: Any) -> bool:
+    import codecs
+
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "ascii").name == "utf-8"
+    except LookupError:
+        return False
 
 
 def stop_on_signals(worker: bool = False) -> None:
@@ -238,6 +254,8 @@ def _stop(number: int, frame: Any) -> None:
 
 
 def _exit(number: int, frame: Any) -> None:
+    for stopping in _STOPPING:  # once: a second signal (the main process's, after the group's) would cut short the cleanup this one begins
+        signal.signal(stopping, signal.SIG_IGN)
     raise SystemExit(128 + number)
 
 

@@ -53,7 +53,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     Rows are written file by file: memory stays flat however large the archive. Each table
     is written to a temporary file and renamed into place when complete.
     """
-    from bgrecord.outputs import OutputError, check_target, distinct
+    from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.replay.matchkeys import Duplicates
     from bgrecord.replay.validate import guarded
     from bgrecord.tables import stats as tables
@@ -69,14 +69,13 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     if any(format_of(path, table_format) == "dataset" for path, kind in named if kind):
         raise click.BadParameter("a dataset is for the games table (-o); the other tables are small", param_hint="--format")
     try:
-        distinct([path.rstrip("/\\") or path for path, _ in named] + ([plot] if plot else []))
+        targets = [(path, "folder" if format_of(path, table_format) == "dataset" else "file") for path, _ in named]
+        check_outputs(targets + ([(plot, "file")] if plot else []), inputs.files, overwrite)
         for path, _ in named:
-            check_target(path, inputs.files, overwrite, folder=format_of(path, table_format) == "dataset")
             needs(format_of(path, table_format))
         if dice_out:
             require("scipy.stats")  # the dice table's chi-square tests
         if plot:
-            check_target(plot, inputs.files, overwrite)
             require("matplotlib")
     except (OutputError, ImportError) as exc:
         fail(str(exc))

@@ -10,13 +10,11 @@ reader does not check (the rules) the replay checks, whatever the format.
 
 from __future__ import annotations
 
-import io
 import re
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
-from bgrecord.escapes import cut
-from bgrecord.extras import require
+from bgrecord.formats.compressed import CorruptInput, unpacked
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_COMMENT, MAX_GAMES, MAX_INPUT, MAX_MATCHES, MAX_NAME, TooLarge
 from bgrecord.formats.records import Comment, GameRecord, MatchRecord
@@ -79,6 +77,13 @@ _SGF_GAME = re.compile(rb"GM\s*\[\s*([0-9]{1,6})\s*\]")
 _FIBS = re.compile(r"^Score is [0-9]+-[0-9]+ in (?:a [0-9]+ point|an unlimited) match", re.M)
 _FIBS_MONEY = re.compile(r"^Score is [0-9]++-[0-9]++\.?[ \t]*+\r?\n[ \t]*+\S++ is X - \S++ is O", re.M)  # money play: no "in a ..."
 _SNOWIE = re.compile(r"\A[ \t]*+(?:[^;\n]*+;){39}")  # possessive: a line of blanks fails in one pass
+_SGF = re.compile(r"\A\(\s*+;")  # a game tree opens with its first node (SGF's grammar), blanks between
+# A line that only a .mat transcript holds: a move row ("  1) 31: 8/5 6/5") or a match length
+# ("7 point match", "Match length: 7") at the start of a line, as grammars/mat.lark reads them.
+_MAT_LENGTH = rb"[0-9]++(?:[ \t]*+-|[ \t])[ \t]*+(?i:points?|pts?\.?)[ \t]++(?i:match)|(?i:match[ \t]++(?:of|to|length))[ \t:]*+[0-9]"
+_MAT = re.compile(rb"(?:^|(?<=\r))[ \t]*+(?:[0-9]++\)|" + _MAT_LENGTH + rb")", re.M)  # a line ends with LF, CRLF or CR
+_MAT_TEXT = re.compile(_MAT.pattern.decode(), re.M)
+SCAN = 1 << 20  # bytes of a text searched at a time for a .mat line beyond its head
 
 
 def detect(source: Input) -> Format | Refusal:
@@ -103,7 +108,7 @@ def detect(source: Input) -> Format | Refusal:
             return Refusal("binary data, not text", "binary")
         text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     stripped = text.lstrip()
-    if stripped.startswith("(") and ";" in stripped[:64]:
+    if _SGF.match(stripped):
         game = _SGF_GAME.search(head)
         if game and game.group(1) != b"6":
             name = _SGF_GAMES.get(game.group(1).decode(), f"game type {game.group(1).decode()}")
@@ -111,14 +116,40 @@ def detect(source: Input) -> Format | Refusal:
         return FORMATS["sgf"]
     if stripped.startswith("JavaFIBS internal match representation"):
         return Refusal("a JavaFIBS match log (.match)")
-    # the substring first: the patterns, tried at every line start, cost more than the rest of the detection
-    if "Score is " in text and (_FIBS.search(text) or _FIBS_MONEY.search(text)):
-        return FORMATS["fibs"]
+    # The first line that only one format writes decides, never a line in the middle (a .mat
+    # may hold a note "Score is 2-0 in a 5 point match." between its games); the substring
+    # first: the patterns, tried at every line start, cost more than the rest of the detection.
+    fibs = (_FIBS.search(text) or _FIBS_MONEY.search(text)) if "Score is " in text else None
+    if fibs is not None:
+        mat = _MAT_TEXT.search(text, 0, fibs.start())
+        if mat is None:
+            return FORMATS["fibs"]
     if _SNOWIE.match(stripped) and "\n" not in stripped.strip()[:2000]:
         return FORMATS["snowie"]
     if _binary_looking(text):
         return Refusal("binary data, not text", "binary")
+    if stripped.strip() and not _holds_mat_line(source, text, bom):
+        return Refusal("a text with no move row and no 'N point match' line", "no-match")
     return FORMATS["mat"]
+
+
+def _holds_mat_line(source: Input, text: str, bom: str | None) -> bool:
+    """Whether the text holds a line only a .mat transcript holds (:data:`_MAT`): its head,
+    then the rest of its bytes, a block at a time, for a text larger than its head (in an
+    ASCII-compatible encoding; one in UTF-16 or UTF-32 is given to the .mat reader)."""
+    if _MAT_TEXT.search(text):
+        return True
+    size = source.size
+    if size <= len(source.head()) or (bom and not bom.startswith("utf-8")):
+        return size > len(source.head())
+    carry = b""
+    with source.open() as stream:
+        while block := stream.read(SCAN):
+            data = carry + block
+            if _MAT.search(data):
+                return True
+            carry = data[max(data.rfind(b"\n"), data.rfind(b"\r")) + 1 :][:256]  # the last line's start: the pattern needs it
+    return False
 
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x19\x1b-\x1f]")  # control characters, but not tab, line ends, form feed, Ctrl-Z
@@ -136,117 +167,6 @@ def _binary_looking(text: str) -> bool:
     else:
         controls = len(_CONTROLS.findall(sample))
     return controls / len(sample) > 0.1
-
-
-def unpacked(source: Input) -> tuple[Input, str] | None:
-    """The content of a gzip or zstd compressed input (no more of it than
-    :data:`~bgrecord.formats.limits.MAX_INPUT`), with a warning ("" when none: what follows the valid
-    data is left with one); None when ``source`` is not compressed."""
-    head = source.head(4)
-    if head.startswith(b"\x1f\x8b"):
-        return _inflate(source, _Gunzip, "gzip")  # type: ignore[arg-type]
-    if head.startswith(b"\x28\xb5\x2f\xfd"):
-        zstandard = require("zstandard")
-        return _inflate(source, lambda stream: zstandard.ZstdDecompressor().stream_reader(stream), "zstd")
-    return None
-
-
-def _inflate(source: Input, opener: Callable[[BinaryIO], BinaryIO], kind: str) -> tuple[Input, str]:
-    import zlib
-
-    name = source.name or f"<{kind}>"
-    with source.open() as raw:
-        try:
-            with opener(raw) as stream:
-                inner = Input.spooled(name, stream, MAX_INPUT)
-                warning = getattr(stream, "warning", "")
-        except Exception as exc:  # noqa: BLE001 - each codec has its own errors (zstandard.ZstdError is none of the usual ones)
-            if isinstance(exc, OSError) and not isinstance(exc, (EOFError, zlib.error)) and exc.errno is not None:
-                raise  # the file itself does not read
-            raise CorruptInput(f"the {kind} data is corrupt or cut short ({cut(str(exc), 120)})") from None
-    if inner.too_large:
-        raise TooLarge(f"it inflates to more than {MAX_INPUT >> 20} MB: not read")
-    return inner, warning
-
-
-class _Gunzip(io.RawIOBase):
-    """A gzip stream's content, member after member, read as far as it is valid: what follows
-    (trailing garbage, a member cut short or corrupt) ends it with a :attr:`warning`, where
-    the ``gzip`` module refuses the whole file; a first member that does not inflate at all
-    is an error."""
-
-    def __init__(self, raw: BinaryIO) -> None:
-        import zlib
-
-        super().__init__()
-        self._raw = raw
-        self._inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        self._pending = b""  # compressed bytes not yet fed
-        self._produced = 0
-        self._consumed = 0
-        self._done = False
-        self.warning = ""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        data = self.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-    def read(self, size: int | None = -1) -> bytes:
-        import zlib
-
-        wanted = size if size is not None and size > 0 else 1 << 20
-        while not self._done:
-            if self._inflater.eof:  # a member ended: another member, or what follows the data
-                rest = self._inflater.unused_data + self._pending
-                self._pending = b""
-                rest = rest or self._raw.read(1 << 16)
-                if rest.startswith(b"\x1f\x8b"):
-                    self._inflater, self._pending = zlib.decompressobj(16 + zlib.MAX_WBITS), rest
-                    continue
-                self._trailing(rest)
-                break
-            if not self._pending:
-                self._pending = self._raw.read(1 << 16)
-                if not self._pending:
-                    if not self._produced:
-                        raise CorruptInput("the gzip data is empty or cut short")
-                    self.warning = f"the gzip data is cut short after {self._consumed:,} bytes: what came before is read"
-                    self._done = True
-                    break
-            feed, self._pending = self._pending, b""
-            try:
-                out = self._inflater.decompress(feed, wanted)
-            except zlib.error as exc:
-                if not self._produced:
-                    raise CorruptInput(f"the gzip data is corrupt ({exc})") from None
-                self.warning = f"the gzip data is corrupt after {self._consumed:,} bytes ({exc}): what came before is read"
-                self._done = True
-                break
-            self._pending = self._inflater.unconsumed_tail
-            self._consumed += len(feed) - len(self._pending)
-            if out:
-                self._produced += len(out)
-                return out
-        return b""
-
-    def _trailing(self, rest: bytes) -> None:
-        """What follows the last member: nothing, zeros (padding), or data said in the warning."""
-        count, garbage = 0, False
-        while rest:
-            count += len(rest)
-            garbage = garbage or bool(rest.strip(b"\0"))
-            rest = self._raw.read(1 << 16)
-        if garbage:
-            self.warning = f"{count:,} bytes after the end of the gzip data: ignored"
-        self._done = True
-
-
-class CorruptInput(ValueError):
-    """A compressed input that does not inflate."""
 
 
 def read(source: Input) -> Iterator[tuple[MatchRecord, GameRecord | None]]:

@@ -12,8 +12,9 @@ only when a path cannot be read.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from bgrecord.formats import detect
 from bgrecord.formats.issues import Severity, format_issue
@@ -25,12 +26,22 @@ def iter_games(source: Source | Input, path: str | None = None) -> Iterator[tupl
     """Each game as soon as it is read, with its match (whose ``games`` list stays empty):
     memory holds one game at a time. A match without games comes once, with None."""
     opened = Input.of(source, path)
-    produced = False
+    produced = games = 0
+    held: MatchRecord | None = None  # a match without games, said when what follows it is known
     for match, game in detect.read(opened):
+        if held is not None:
+            _finish(held)
+            yield held, None
+            held = None
+        produced += 1
         if game is None and not match.games:
-            _finish(match)
-        produced = True
+            held = match
+            continue
+        games += game is not None
         yield match, game
+    if held is not None:
+        _finish(held, whole_file=not games)
+        yield held, None
     if not produced:
         yield _empty(opened), None
 
@@ -56,14 +67,19 @@ def iter_matches(source: Source | Input, path: str | None = None) -> Iterator[Ma
         yield current
 
 
-def _finish(match: MatchRecord) -> None:
-    """A match with no game: say why, once."""
+def _finish(match: MatchRecord, whole_file: bool = False) -> None:
+    """A match with no game: say why, once. ``whole_file``: no match of the file has a game,
+    an error naming the format the file was read as (a file recognised as one format that
+    holds none of its games is not a record of it)."""
     if any(issue.severity is Severity.ERROR for issue in match.issues) or any(i.code == "no-games" for i in match.issues):
         return
     line = match.raw.count("\n") or 1
-    if match.length is None:
+    if match.length is None and match.format == "mat":
         what = "the file is empty" if not match.raw.strip() else "no 'N point match' line and no game: not a match record"
         found = format_issue(Severity.ERROR, "no-match", what, 1, 1)
+    elif whole_file:
+        what = detect.FORMATS[match.format].what if match.format in detect.FORMATS else match.format
+        found = format_issue(Severity.ERROR, "no-games", f"no game in the file (read as {what})", line, None)
     else:
         found = format_issue(Severity.WARNING, "no-games", "the match has no games", line, None)
     match.issues.append(found.at(path=match.path))
@@ -92,17 +108,20 @@ def read_match_text(text: str, name: str | None = None) -> MatchRecord:
 MATCH_SUFFIXES = detect.SUFFIXES
 
 
-def match_files(paths: Iterable[str | Path]) -> list[Path]:
+def match_files(paths: Iterable[str | Path], unreadable: Callable[[OSError], None] | None = None) -> list[Path]:
     """The files named, and the match files below the folders named (by their endings:
-    :data:`MATCH_SUFFIXES`), sorted, each once. ``-`` stands for standard input."""
+    :data:`MATCH_SUFFIXES`; a folder linked to is not followed), sorted, each once. ``-``
+    stands for standard input. ``unreadable(error)``: for a folder below that cannot be
+    listed (else it is passed over)."""
     found: dict[Path, None] = {}
     for name in paths:
         path = Path(name)
         if str(name) == STDIN:
             found.setdefault(Path(STDIN), None)
         elif path.is_dir():
-            for child in sorted(path.rglob("*")):
-                if child.is_file() and _is_match_file(child):
+            children = [Path(top, file) for top, _, files in os.walk(path, onerror=unreadable) for file in files]
+            for child in sorted(children):
+                if _is_match_file(child) and child.is_file():
                     found.setdefault(child, None)
         else:
             found.setdefault(path, None)

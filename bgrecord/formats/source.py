@@ -13,6 +13,7 @@ What this layer does not know: backgammon, or which formats exist.
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import re
@@ -33,6 +34,55 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 BLOCK = 4 << 20  # bytes read at a time: larger files are decoded and read block by block
 HEAD = 8192  # the first bytes, from which the format is recognised
 STDIN = "-"
+
+
+# A pipe, a FIFO or a device named as an input (``<(zcat x.gz)``, ``/dev/stdin``) gives its bytes
+# once: :func:`read_once` reads it into a file here, and every later reading of that name reads
+# the file (a second read of the stream would find it empty).
+_STREAMS: dict[str, Path] = {}
+_STREAM_FOLDER: list[str] = []
+
+
+def read_once(name: str) -> None:
+    """Read the stream named ``name`` (not a regular file) now, once, into a temporary file
+    that :meth:`Input.of` and :meth:`Input.named` read for that name from then on, in this
+    process and in the worker processes it starts; no more than
+    :data:`~bgrecord.formats.limits.MAX_INPUT` bytes and one (beyond: too large). Raises
+    ``OSError`` when it cannot be read. :func:`forget_streams` removes the files."""
+    key = str(Path(name))
+    if key in _STREAMS:
+        return
+    import tempfile
+
+    if not _STREAM_FOLDER:
+        _STREAM_FOLDER.append(tempfile.mkdtemp(prefix="bgrecord-streams-"))
+    handle, copy = tempfile.mkstemp(dir=_STREAM_FOLDER[0], suffix=".input")
+    try:
+        with open(name, "rb") as stream, os.fdopen(handle, "wb") as out:
+            left = MAX_INPUT + 1
+            while left and (block := stream.read(min(BLOCK, left))):
+                out.write(block)
+                left -= len(block)
+    except OSError as exc:
+        os.unlink(copy)
+        if exc.errno == errno.ENOSPC:
+            raise OSError(exc.errno, f"the temporary folder ({tempfile.gettempdir()}) cannot hold it: {exc.strerror or exc}") from None
+        raise
+    _STREAMS[key] = Path(copy)
+
+
+def forget_streams() -> None:
+    """Remove the files :func:`read_once` made."""
+    import shutil
+
+    _STREAMS.clear()
+    while _STREAM_FOLDER:
+        shutil.rmtree(_STREAM_FOLDER.pop(), ignore_errors=True)
+
+
+def _read_before(name: "str | PathLike[str]") -> Path | None:
+    """The file a stream named ``name`` was read into, if it was (:func:`read_once`)."""
+    return _STREAMS.get(str(Path(name))) if _STREAMS else None
 
 
 class InputTooLarge(OSError):
@@ -98,7 +148,7 @@ class Input:
                 return cls.stdin(path)
             if "\n" in source or "\r" in source:
                 return cls.text(source, path)
-        file = source if isinstance(source, Path) else Path(source)
+        file = _read_before(source) or (source if isinstance(source, Path) else Path(source))
         found = os.stat(file)  # raises OSError when missing or unreadable
         if stat.S_ISDIR(found.st_mode):
             raise IsADirectoryError(21, "is a folder", str(file))
@@ -122,7 +172,7 @@ class Input:
         first asks for it: a failure to read it (missing, a folder, unreadable) is then
         that input's ``OSError``. A pipe, a FIFO or a device is read once, as for :meth:`of`."""
         made = cls(name)
-        made._unopened = name
+        made._unopened = str(_read_before(name) or name)  # a stream read before: its copy, wherever this Input goes
         return made
 
     def _ready(self) -> None:
@@ -130,8 +180,8 @@ class Input:
         if self._pending is not None:
             self._spooled()
         elif self._unopened is not None:
-            name, self._unopened = self._unopened, None
-            found = Input.of(Path(name), name)
+            file, self._unopened = self._unopened, None
+            found = Input.of(Path(file), self.name)
             self._path, self._spool, self._cut = found._path, found._spool, found._cut
             self._head, self._size = found._head, found._size
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from bgrecord.escapes import one_line
 from bgrecord.formats.records import MatchRecord
@@ -20,63 +20,62 @@ from bgrecord.show.steps import StepRecord
 from bgrecord.show.words import seen_from
 
 SHOWN = ("kind", "play", "best", "equity", "best_equity", "error", "counted", "mark", "category", "luck", "plies")
-_DATABASES = (".duckdb", ".sqlite", ".sqlite3")
 
 
 class Annotations:
-    """Decision rows by (game key, step number), ready to annotate step records (the deepest
-    plies where a game was analysed more than once)."""
+    """Decision rows found a game at a time by its key (``games(key)``: that game's rows), ready
+    to annotate step records: each step's rows at the deepest plies the game was analysed
+    at, a copy of the match analysed twice shown once."""
 
-    def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
-        found: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
-        deepest: dict[str, int] = {}
-        kept = []
-        for row in rows:
-            key = row.get("game_key")
-            if key is None or row.get("step") is None:
-                continue
-            plies = int(row.get("plies") or 0)
-            deepest[key] = max(deepest.get(key, plies), plies)
-            kept.append(row)
-        seen: set[tuple[Any, ...]] = set()
-        for row in kept:
-            if int(row.get("plies") or 0) == deepest[row["game_key"]]:
-                entry = {name: row.get(name) for name in SHOWN}
-                place = (row["game_key"], int(row["step"]))
-                same = (*place, *map(repr, entry.values()))
-                if same not in seen:  # a copy of the match analysed twice (a set: a table of copies stays linear)
-                    seen.add(same)
-                    found[place].append(entry)
-        self.rows = dict(found)
-        self.games = set(deepest)
+    def __init__(self, games: Callable[[str], Iterable[dict[str, Any]]]) -> None:
+        self._games = games
         self.found = 0  # the games replayed so far that the analysis holds
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[dict[str, Any]]) -> Annotations:
+        """The annotations of rows held in memory (an analysis made on the spot)."""
+        found: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for row in rows:
+            if row.get("game_key") is not None:
+                found[row["game_key"]].append(row)
+        return cls(lambda key: found.get(key, ()))
 
     def __call__(self, match: MatchRecord, out: GameReplay, records: list[tuple[int, Step, StepRecord]]) -> None:
         from bgrecord.analysis.files import game_key
 
-        key = game_key(match.length or 0, out)
-        if key not in self.games:
+        steps = _by_step(self._games(game_key(match.length or 0, out)))
+        if steps is None:
             return
         self.found += 1
         for number, _, record in records:
-            record.analysis = self.rows.get((key, number), [])
+            record.analysis = steps.get(number, [])
+
+
+def _by_step(rows: Iterable[dict[str, Any]]) -> dict[int, list[dict[str, Any]]] | None:
+    """One game's rows by step number, at the deepest plies found; None when there are none."""
+    kept = [row for row in rows if row.get("step") is not None]
+    if not kept:
+        return None
+    deepest = max(int(row.get("plies") or 0) for row in kept)
+    found: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    seen: set[tuple[Any, ...]] = set()
+    for row in kept:
+        if int(row.get("plies") or 0) == deepest:
+            entry = {name: row.get(name) for name in SHOWN}
+            same = (int(row["step"]), *map(repr, entry.values()))
+            if same not in seen:  # a copy of the match analysed twice (a set: a table of copies stays linear)
+                seen.add(same)
+                found[int(row["step"])].append(entry)
+    return dict(found)
 
 
 def read_annotations(path: str | Path) -> Annotations:
-    """The decisions of a table written by ``bgrecord analyze`` or of a database holding them.
-    Raises ``ValueError`` (not such a table), ``ImportError`` or ``OSError``."""
-    if str(path).lower().endswith(_DATABASES):
-        from bgrecord.analysis.store import reading
+    """The decisions of a table written by ``bgrecord analyze`` or of a database holding them,
+    read a game at a time (:class:`bgrecord.analysis.store.GameDecisions`: the table is never
+    held whole). Raises ``ValueError`` (not such a table), ``ImportError`` or ``OSError``."""
+    from bgrecord.analysis.store import GameDecisions
 
-        with reading(path) as database:
-            columns = ("game_key", "step", *SHOWN)
-            return Annotations(database.rows(f"SELECT {', '.join(columns)} FROM decisions", columns))
-    from bgrecord.analysis.store import load, rows_of
-
-    kind, data = load(path)
-    if kind != "decisions":
-        raise ValueError(f"{path}: this is analyze's {kind} table; give its decisions table (-o)")
-    return Annotations(rows_of(data))
+    return Annotations(GameDecisions(path).game)  # its copy goes with the process (SQLite removes its temporary database)
 
 
 def analysis_words(rows: list[dict[str, Any]], mover: int | None = None, viewpoint: int | None = None) -> str:

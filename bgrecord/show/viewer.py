@@ -388,7 +388,9 @@ def run(records: list[StepRecord], stdin: TextIO | None = None, stdout: TextIO |
         for key in terminal_keys(stdin):
             if not viewer.handle(key):
                 return
-    except KeyboardInterrupt:  # Ctrl+C: quit as Q does
+    except KeyboardInterrupt as stop:  # Ctrl+C: quit as Q does
         viewer.handle("q")
+        if type(stop) is not KeyboardInterrupt:  # SIGTERM or SIGHUP (a subclass): the run ends with its status, 143 or 129
+            raise
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)

@@ -19,6 +19,7 @@ from bgrecord.extras import require
 
 BATCH = 8  # files a task: small enough to spread, large enough that a task's cost is the work
 IN_FLIGHT = 3  # batches a worker at a time
+NO_WORKER = 20.0  # seconds a scheduler may go without a worker before the run says so and ends
 
 
 class ClusterError(Exception):
@@ -39,7 +40,7 @@ def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, 
             found: list[Any] = future.result()
             return found
         except Exception as exc:  # noqa: BLE001 - whatever the executor raises for a lost batch
-            if retry is None:
+            if retry is None or isinstance(exc, ClusterError):  # a cluster without workers: no batch would run
                 raise
             return retry(files, exc)
 
@@ -80,9 +81,77 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
             cluster.close()
         raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
     try:
+        _workers_come(client, address)
         slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
-        yield from in_order(lambda part: client.submit(run_batch, work, part, arguments, retries=2, pure=False), files, slots, batch, retry)
+        submit = lambda part: _Watched(client, address, client.submit(run_batch, work, part, arguments, retries=2, pure=False))  # noqa: E731
+        yield from in_order(submit, files, slots, batch, retry)
+    except BaseException:
+        if cluster is not None:
+            _kill_workers(cluster)  # a stop: the workers started here go now, not once their tasks end
+        raise
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _kill_workers(cluster: Any) -> None:
+    """The worker processes of a local cluster killed (the engines they started die with them:
+    :mod:`bgrecord.processes`), so that closing it is quick."""
+    import os
+    import signal
+
+    from distributed.core import Status
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)  # Nanny -> WorkerProcess -> AsyncProcess
+        if isinstance(pid, int):
+            nanny.status = Status.closing_gracefully  # its worker's end is no failure to restart it after
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _workers(client: Any) -> int:
+    try:
+        return len(client.scheduler_info(n_workers=-1).get("workers", {}))
+    except TypeError:  # an older distributed, whose scheduler_info lists every worker
+        return len(client.scheduler_info().get("workers", {}))
+
+
+def _workers_come(client: Any, address: str) -> None:
+    """A scheduler with no worker would take the tasks and wait for ever: one comes within
+    :data:`NO_WORKER` seconds, or :class:`ClusterError`."""
+    if _workers(client):
+        return
+    try:
+        client.wait_for_workers(1, timeout=NO_WORKER)
+    except (TimeoutError, OSError) as exc:
+        raise ClusterError(f"{address}: the Dask scheduler has no worker (none came in {NO_WORKER:g} s): start some "
+                           f"with 'dask worker {address}' ({type(exc).__name__})") from None  # fmt: skip
+
+
+class _Watched:
+    """A task's future, whose result is waited for while the cluster has a worker to run it:
+    a scheduler left without any for :data:`NO_WORKER` seconds is :class:`ClusterError`, not
+    a wait without end."""
+
+    def __init__(self, client: Any, address: str, future: Any) -> None:
+        self.client, self.address, self.future = client, address, future
+
+    def result(self) -> Any:
+        import time
+
+        alone_since: float | None = None
+        while True:
+            try:
+                return self.future.result(timeout=1.0)
+            except TimeoutError:
+                pass
+            if _workers(self.client):
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > NO_WORKER:
+                raise ClusterError(f"{self.address}: the Dask scheduler lost its workers (none for {NO_WORKER:g} s)")

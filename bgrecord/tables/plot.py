@@ -19,7 +19,13 @@ def report(tables: Tables, path: str | Path) -> None:
     through a temporary file renamed into place."""
     matplotlib = require("matplotlib")
     matplotlib.use("Agg")
+    with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):  # names are text: "$$" is no formula
+        _report(tables, path)
+
+
+def _report(tables: Tables, path: str | Path) -> None:
     import matplotlib.pyplot as plt
+
     players, dice = tables.players(), tables.dice(tests=False)
     figure, axes = plt.subplots(2, 2, figsize=(12, 8))
     kinds = {
