@@ -272,9 +272,9 @@ def test_a_long_money_session_goes_to_the_engine_in_parts_with_the_same_rows(mon
     sent: list[int] = []
     analyse = GnubgEngine.analyse
 
-    def counted(self: GnubgEngine, mat: str, plies: int, jacoby: bool) -> Any:
+    def counted(self: GnubgEngine, mat: str, plies: int, jacoby: bool, cube: bool = True) -> Any:
         sent.append(mat.count(" Game "))
-        return analyse(self, mat, plies, jacoby)
+        return analyse(self, mat, plies, jacoby, cube)
 
     monkeypatch.setattr(GnubgEngine, "analyse", counted)
     session = SAMPLES / "gnubg-money-jacoby.mat"

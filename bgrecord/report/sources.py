@@ -23,7 +23,6 @@ from bgrecord.replay.validate import guarded, replayed
 from bgrecord.report.figures import Collector
 
 DATABASES = (".duckdb", ".sqlite", ".sqlite3")
-_CHUNK = 5000  # rows of a table handed on at a time
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
 _TIME = re.compile(r"(\d{1,2})[.:](\d{2})")
 
@@ -107,8 +106,8 @@ def read_analysis(path: str | Path, collector: Collector) -> set[str]:
         return _read_database(path, collector)
     from bgrecord.analysis.store import load
 
-    kind, data = load(path)
-    _add(collector, kind, _chunks(data))
+    kind, chunks = load(path)
+    _add(collector, kind, _rows(chunks))
     return {kind}
 
 
@@ -117,12 +116,12 @@ def _add(collector: Collector, kind: str, rows: Iterator[dict[str, Any]]) -> Non
     adders[kind](rows)
 
 
-def _chunks(data: Any) -> Iterator[dict[str, Any]]:
-    """A DataFrame's rows as plain values, a few thousand made at a time."""
+def _rows(chunks: Iterator[Any]) -> Iterator[dict[str, Any]]:
+    """The rows of a table's chunks (DataFrames of a few thousand rows) as plain values."""
     from bgrecord.analysis.store import rows_of
 
-    for start in range(0, len(data), _CHUNK):
-        yield from rows_of(data.iloc[start : start + _CHUNK])
+    for chunk in chunks:
+        yield from rows_of(chunk)
 
 
 def _read_database(path: str | Path, collector: Collector) -> set[str]:
