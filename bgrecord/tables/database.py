@@ -1,7 +1,14 @@
-"""The index's database file: its tables and their columns (schema: docs/stats.md), and the
-two engines, DuckDB and SQLite, behind one small interface (:class:`Database`). What keeps the
+"""The index's database file: its tables and their columns (schema: docs/stats.md), and the two
+engines, DuckDB and SQLite, behind one small interface (:class:`Database`). What keeps the
 file safe (one writer at a time, the engines' errors told as what they are) is
-:mod:`bgrecord.tables.storage`; what is written into it, :mod:`bgrecord.tables.archive`.
+:mod:`bgrecord.tables.storage`; how a run works on a copy of it, :mod:`bgrecord.tables.working`;
+what is written into it, :mod:`bgrecord.tables.archive`.
+
+The positions table is the archive's bulk (some 45 rows a game): small integers keyed by
+the position's hash (:mod:`bgrecord.tables.positions`). In SQLite it is the index itself
+(``WITHOUT ROWID``, ordered by position, game and step: one lookup finds every occurrence,
+and no second copy of the rows is kept); DuckDB keeps it ordered by position, so that a
+search reads only the row groups whose range holds the position.
 """
 
 from __future__ import annotations
@@ -16,20 +23,32 @@ from bgrecord.extras import require
 from bgrecord.tables.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 from bgrecord.tables.storage import engine_failure, is_engine_error
 
-SCHEMA_VERSION = "2"  # 2: positions.unit, and match keys that leave notation out (an index of 1 is made again)
+# 3: positions as small integers keyed by a hash, files known by their resolved path (1 and 2
+# are made again from the files they list; a newer one is refused)
+SCHEMA_VERSION = 3
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 
-POSITION_COLUMNS: dict[str, str] = {
-    "file": "string", "match_key": "string", "match": "Int64", "game": "Int64", "move": "Int64", "line": "Int64",
-    "unit": "string", "step": "Int64", "action": "string", "player": "Int64", "player0": "string", "player1": "string", "dice": "string",
-    "play": "string", "position_id": "string", "match_id": "string", "xgid": "string", "ogid": "string",
-    "pips0": "Int64", "pips1": "Int64", "cube": "Int64", "cube_owner": "Int64", "score0": "Int64", "score1": "Int64",
-    "match_length": "Int64",
+# The games table is stats's, as a view of two tables: a game's own row (``game_rows``), with
+# what the index adds (its number, its file's, the line its positions' lines count from, Jacoby
+# as the rules read it, its number in its match), and its file's (name and content key, held
+# once a file).
+GAME_KEYS: dict[str, str] = {"game_id": "Int64", "file_id": "Int64", "line": "Int64", "jacoby": "boolean", "game_in_match": "Int64"}
+FROM_FILES = ("file", "file_key")
+GAME_ROW_COLUMNS = {**GAME_KEYS, **{name: kind for name, kind in GAME_COLUMNS.items() if name not in FROM_FILES}}
+INDEX_GAME_COLUMNS = {**GAME_KEYS, **GAME_COLUMNS}  # the games view's
+POSITION_COLUMNS: dict[str, str] = {"position": "Int64", "game": "Int64", "step": "Int64", "place": "Int64", "act": "Int64", "play": "Int64"}
+START_COLUMNS: dict[str, str] = {"game": "Int64", "step": "Int64", "position": "bytes"}
+FILE_COLUMNS: dict[str, str] = {
+    "file_id": "Int64", "file": "string", "path": "bytes", "file_key": "string", "games": "Int64", "problem": "string",
+    "copy_of": "Int64", "unit": "string",
 }  # fmt: skip
-FILE_COLUMNS: dict[str, str] = {"file": "string", "file_key": "string", "games": "Int64", "problem": "string"}
-TABLES = {"games": GAME_COLUMNS, "positions": POSITION_COLUMNS, "players": PLAYER_COLUMNS, "matches": MATCH_COLUMNS,
-          "dice": DICE_COLUMNS, "files": FILE_COLUMNS}  # fmt: skip
-_SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE"}
+TABLES = {"game_rows": GAME_ROW_COLUMNS, "positions": POSITION_COLUMNS, "start_positions": START_COLUMNS, "players": PLAYER_COLUMNS,
+          "matches": MATCH_COLUMNS, "dice": DICE_COLUMNS, "files": FILE_COLUMNS}  # fmt: skip
+VIEWS = ("games", "occurrences")
+SUMMARIES = ("players", "matches", "dice")  # summed again from the games table by every run
+_SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
+_KEYS = {"game_rows": "game_id", "files": "file_id"}  # SQLite's rowid: the tables' own numbers
+_ORDERED = {"positions": ("position", "game", "step"), "start_positions": ("game", "step")}  # SQLite: WITHOUT ROWID, by these
 
 
 def engine_of(path: str | Path) -> str:
@@ -49,7 +68,7 @@ class Database:
         engine cannot open it."""
         self.path = Path(path)
         self.engine = engine_of(path)
-        self.remade = False  # an index of another schema version, dropped to be made again
+        self.buckets: int | None = None  # a Parquet dataset's: positions split by their hash (bgrecord.tables.dataset)
         engine = require("duckdb") if self.engine == "duckdb" else None
         try:
             if engine is not None:
@@ -61,10 +80,18 @@ class Database:
                 raise engine_failure(name or path, exc) from None
             raise
 
+    @classmethod
+    def over(cls, connection: Any, engine: str, path: Path) -> Database:
+        """A database already open (DuckDB's views over a dataset's files)."""
+        database = cls.__new__(cls)
+        database.connection, database.engine, database.path, database.buckets = connection, engine, path, None
+        return database
+
     def names(self) -> set[str]:
+        """The tables and views of the database."""
         if self.engine == "duckdb":
-            return {row[0] for row in self.query("SELECT table_name FROM information_schema.tables")}
-        return {row[0] for row in self.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            return {row[0] for row in self.query("SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database()")}
+        return {row[0] for row in self.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
 
     def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return list(self.connection.execute(sql, list(parameters)).fetchall())
@@ -73,20 +100,16 @@ class Database:
         self.connection.execute(sql, list(parameters))
 
     def schema(self) -> str | None:
-        """The schema version of a bgrecord index; None for a database that is not one."""
+        """The schema version of a bgrecord index, as written there ("" for none written);
+        None for a database that is not one."""
         try:
             found = self.query("SELECT value FROM bgrecord WHERE key = 'schema'")
         except Exception:  # noqa: BLE001 - no such table (each engine has its own error): not ours
             return None
-        return str(found[0][0]) if found else None
+        return "" if not found or found[0][0] is None else str(found[0][0])
 
     def is_index(self) -> bool:
-        return self.schema() == SCHEMA_VERSION
-
-    def drop(self) -> None:
-        """The tables of an index of another schema version: dropped, to be made again."""
-        for table in [*TABLES, "bgrecord"]:
-            self.execute(f"DROP TABLE IF EXISTS {table}")
+        return self.schema() == str(SCHEMA_VERSION)
 
     def is_empty(self) -> bool:
         try:
@@ -97,46 +120,102 @@ class Database:
             raise
 
     def create(self) -> None:
-        """The tables, empty (an existing one is kept)."""
+        """The index's tables, empty (an existing one is kept), and the schema's version."""
         self.execute("CREATE TABLE IF NOT EXISTS bgrecord (key TEXT PRIMARY KEY, value TEXT)")
         if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
-            self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [SCHEMA_VERSION])
+            self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [str(SCHEMA_VERSION)])
         for table, columns in TABLES.items():
             self.create_table(table, columns)
+        self.execute("CREATE INDEX IF NOT EXISTS files_by_key ON files (file_key)")  # a copy is found by its content
+        for name, sql in views(self.engine).items():
+            self.execute(f"CREATE VIEW IF NOT EXISTS {name} AS {sql}")
 
     def create_table(self, table: str, columns: dict[str, str]) -> None:
         """A table of ``columns`` (name: pandas type), unless it exists."""
-        body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
+        if self.engine == "sqlite" and table in _ORDERED:
+            body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' + (" NOT NULL" if name in _ORDERED[table] else "") for name, kind in columns.items())
+            self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body}, PRIMARY KEY ({', '.join(_ORDERED[table])})) WITHOUT ROWID")
+            return
+        key = _KEYS.get(table) if self.engine == "sqlite" else None
+        body = ", ".join(f'"{name}" ' + ("INTEGER PRIMARY KEY" if name == key else _SQL_TYPES[kind]) for name, kind in columns.items())
         self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
 
-    def insert(self, table: str, rows: list[dict[str, Any]], types: dict[str, str] | None = None) -> None:
-        """``rows`` into ``table``, whose columns are ``types`` (by default the index's own)."""
+    def append(self, table: str, rows: Sequence[Sequence[Any]], types: dict[str, str] | None = None) -> None:
+        """``rows`` (tuples in the columns' order) into ``table``, whose columns are ``types``
+        (by default the index's own)."""
         if not rows:
             return
         types = types if types is not None else TABLES[table]
-        columns = list(types)
         if self.engine == "duckdb":
-            frame = pd.DataFrame(rows, columns=columns).astype(types)  # noqa: F841 - read by DuckDB by name
+            frame = pd.DataFrame(list(rows), columns=list(types)).astype(_frame_types(types))  # noqa: F841 - read by DuckDB by name
             self.connection.register("incoming", frame)
-            self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
-            self.connection.unregister("incoming")
+            try:
+                self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
+            finally:
+                self.connection.unregister("incoming")
         else:
-            marks = ", ".join("?" * len(columns))
-            self.connection.executemany(f"INSERT INTO {table} VALUES ({marks})", [tuple(row.get(c) for c in columns) for row in rows])
+            marks = ", ".join("?" * len(types))
+            self.connection.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+    def insert(self, table: str, rows: Iterable[dict[str, Any]], types: dict[str, str] | None = None) -> None:
+        """Rows given as dicts into ``table`` (a missing column is NULL)."""
+        columns = list(types if types is not None else TABLES[table])
+        self.append(table, [tuple(row.get(c) for c in columns) for row in rows], types)
 
     def replace_table(self, table: str, frame: pd.DataFrame) -> None:
         self.execute(f"DELETE FROM {table}")
-        records = frame.astype(object).to_dict("records")
-        self.insert(table, [{str(k): (None if pd.isna(v) else v) for k, v in row.items()} for row in records])
+        self.append_frame(table, frame)
+
+    def append_frame(self, table: str, frame: pd.DataFrame) -> None:
+        records = frame.astype(object).where(frame.notna(), None).to_dict("records")
+        self.insert(table, [{str(key): value for key, value in record.items()} for record in records])
 
     def rows(self, sql: str, columns: Iterable[str], parameters: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
         names = list(columns)
+        for values in self.tuples(sql, parameters):
+            yield dict(zip(names, values))
+
+    def tuples(self, sql: str, parameters: Sequence[Any] = ()) -> Iterator[tuple[Any, ...]]:
+        """The rows of a query, fetched a few thousand at a time."""
         cursor = self.connection.execute(sql, list(parameters))
         while batch := cursor.fetchmany(5000):
-            for values in batch:
-                yield dict(zip(names, values))
+            yield from batch
 
-    def close(self) -> None:
+    def commit(self) -> None:
         if self.engine == "sqlite":
             self.connection.commit()
+
+    def close(self) -> None:
+        self.commit()
         self.connection.close()
+
+
+def divided(engine: str, number: str, by: int) -> str:
+    """SQL for ``number`` divided by ``by``, rounded down (DuckDB's ``/`` divides exactly)."""
+    return f"({number} {'//' if engine == 'duckdb' else '/'} {by})"
+
+
+def views(engine: str) -> dict[str, str]:
+    """The views of an index: ``games`` (stats's columns, each game with its file's name and
+    key) and ``occurrences`` (the positions table with its small integers read: docs/stats.md)."""
+    from bgrecord.tables.positions import ACTS, DICE, KINDS, ROWS
+
+    rest = ", ".join(f"g.{name}" for name in GAME_ROW_COLUMNS if name not in GAME_KEYS)
+    games = f"SELECT g.game_id, g.file_id, g.line, g.jacoby, g.game_in_match, f.file, f.file_key, {rest} FROM game_rows g JOIN files f ON f.file_id = g.file_id"
+    act, row, zigzag = f"(p.act % {ACTS})", f"(p.place % {ROWS})", divided(engine, "p.place", ROWS)
+    rolled = f"({divided(engine, act, 2)} % {DICE})"
+    kind = " ".join(f"WHEN {code} THEN '{name}'" for code, name in enumerate(KINDS))
+    owner = f"({divided(engine, 'p.act', ACTS)} % 3)"
+    occurrences = (
+        f"SELECT p.position, p.game AS game_id, g.file, g.match, g.game, p.step, NULLIF({row}, 0) AS move, "
+        f"g.line + {row} + CASE WHEN {zigzag} % 2 = 0 THEN {divided(engine, zigzag, 2)} ELSE -{divided(engine, zigzag + ' + 1', 2)} END AS line, "
+        f"CASE {divided(engine, act, 2 * DICE)} {kind} END AS action, p.act % 2 AS player, "
+        f"CASE WHEN {rolled} = 0 THEN NULL ELSE ({divided(engine, rolled + ' - 1', 6)} + 1) * 10 + ({rolled} - 1) % 6 + 1 END AS dice, "
+        f"{divided(engine, divided(engine, 'p.act', ACTS), 3)} + 1 AS cube, CASE WHEN {owner} = 0 THEN NULL ELSE {owner} - 1 END AS cube_owner, "
+        f"p.play FROM positions p JOIN games g ON g.game_id = p.game"
+    )  # fmt: skip
+    return {"games": games, "occurrences": occurrences}
+
+
+def _frame_types(types: dict[str, str]) -> dict[str, str]:
+    return {name: "object" if kind == "bytes" else kind for name, kind in types.items()}
