@@ -19,7 +19,8 @@ from bgrecord.core.position import Position
 from bgrecord.formats.reader import match_files
 from bgrecord.show.steps import step_records
 from bgrecord.tables import archive, search, stats
-from bgrecord.tables.database import INDEX_GAME_COLUMNS, TABLES, Database
+from bgrecord.tables.database import Database
+from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

@@ -30,8 +30,9 @@ from bgrecord.replay import GameReplay
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
-from bgrecord.tables.database import SUMMARIES, Database
+from bgrecord.tables.database import Database
 from bgrecord.tables.positions import ANSWERS, position_hash, position_key, row_of
+from bgrecord.tables.schema import SUMMARIES
 from bgrecord.tables.spool import Spool
 from bgrecord.tables.stats import GAME_COLUMNS, Tables, file_rows
 from bgrecord.tables.working import Working, working

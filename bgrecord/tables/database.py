@@ -1,6 +1,7 @@
-"""The index's database file: its tables and their columns (schema: docs/stats.md), and the two
-engines, DuckDB and SQLite, behind one small interface (:class:`Database`). What keeps the
-file safe (one writer at a time, the engines' errors told as what they are) is
+"""The index's database file: the two engines, DuckDB and SQLite, behind one small interface
+(:class:`Database`), which a search opens without pandas (``bgrecord find`` starts fast). The
+tables and their columns are :mod:`bgrecord.tables.schema` (docs/stats.md); what keeps the file
+safe (one writer at a time, the engines' errors told as what they are) is
 :mod:`bgrecord.tables.storage`; how a run works on a copy of it, :mod:`bgrecord.tables.working`;
 what is written into it, :mod:`bgrecord.tables.archive`.
 
@@ -15,37 +16,19 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from bgrecord.extras import require
-from bgrecord.tables.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 from bgrecord.tables.storage import engine_failure, is_engine_error
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # 3: positions as small integers keyed by a hash, files known by their resolved path (1 and 2
 # are made again from the files they list; a newer one is refused)
 SCHEMA_VERSION = 3
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 
-# The games table is stats's, as a view of two tables: a game's own row (``game_rows``), with
-# what the index adds (its number, its file's, the line its positions' lines count from, Jacoby
-# as the rules read it, its number in its match), and its file's (name and content key, held
-# once a file).
-GAME_KEYS: dict[str, str] = {"game_id": "Int64", "file_id": "Int64", "line": "Int64", "jacoby": "boolean", "game_in_match": "Int64"}
-FROM_FILES = ("file", "file_key")
-GAME_ROW_COLUMNS = {**GAME_KEYS, **{name: kind for name, kind in GAME_COLUMNS.items() if name not in FROM_FILES}}
-INDEX_GAME_COLUMNS = {**GAME_KEYS, **GAME_COLUMNS}  # the games view's
-POSITION_COLUMNS: dict[str, str] = {"position": "Int64", "game": "Int64", "step": "Int64", "place": "Int64", "act": "Int64", "play": "Int64"}
-START_COLUMNS: dict[str, str] = {"game": "Int64", "step": "Int64", "position": "bytes"}
-FILE_COLUMNS: dict[str, str] = {
-    "file_id": "Int64", "file": "string", "path": "bytes", "file_key": "string", "games": "Int64", "problem": "string",
-    "copy_of": "Int64", "unit": "string",
-}  # fmt: skip
-TABLES = {"game_rows": GAME_ROW_COLUMNS, "positions": POSITION_COLUMNS, "start_positions": START_COLUMNS, "players": PLAYER_COLUMNS,
-          "matches": MATCH_COLUMNS, "dice": DICE_COLUMNS, "files": FILE_COLUMNS}  # fmt: skip
-VIEWS = ("games", "occurrences")
-SUMMARIES = ("players", "matches", "dice")  # summed again from the games table by every run
 _SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
 _KEYS = {"game_rows": "game_id", "files": "file_id"}  # SQLite's rowid: the tables' own numbers
 _ORDERED = {"positions": ("position", "game", "step"), "start_positions": ("game", "step")}  # SQLite: WITHOUT ROWID, by these
@@ -121,6 +104,8 @@ class Database:
 
     def create(self) -> None:
         """The index's tables, empty (an existing one is kept), and the schema's version."""
+        from bgrecord.tables.schema import TABLES, views
+
         self.execute("CREATE TABLE IF NOT EXISTS bgrecord (key TEXT PRIMARY KEY, value TEXT)")
         if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
             self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [str(SCHEMA_VERSION)])
@@ -145,8 +130,13 @@ class Database:
         (by default the index's own)."""
         if not rows:
             return
-        types = types if types is not None else TABLES[table]
+        if types is None:
+            from bgrecord.tables.schema import TABLES
+
+            types = TABLES[table]
         if self.engine == "duckdb":
+            import pandas as pd
+
             frame = pd.DataFrame(list(rows), columns=list(types)).astype(_frame_types(types))  # noqa: F841 - read by DuckDB by name
             self.connection.register("incoming", frame)
             try:
@@ -159,8 +149,11 @@ class Database:
 
     def insert(self, table: str, rows: Iterable[dict[str, Any]], types: dict[str, str] | None = None) -> None:
         """Rows given as dicts into ``table`` (a missing column is NULL)."""
-        columns = list(types if types is not None else TABLES[table])
-        self.append(table, [tuple(row.get(c) for c in columns) for row in rows], types)
+        if types is None:
+            from bgrecord.tables.schema import TABLES
+
+            types = TABLES[table]
+        self.append(table, [tuple(row.get(c) for c in types) for row in rows], types)
 
     def replace_table(self, table: str, frame: pd.DataFrame) -> None:
         self.execute(f"DELETE FROM {table}")
@@ -193,28 +186,6 @@ class Database:
 def divided(engine: str, number: str, by: int) -> str:
     """SQL for ``number`` divided by ``by``, rounded down (DuckDB's ``/`` divides exactly)."""
     return f"({number} {'//' if engine == 'duckdb' else '/'} {by})"
-
-
-def views(engine: str) -> dict[str, str]:
-    """The views of an index: ``games`` (stats's columns, each game with its file's name and
-    key) and ``occurrences`` (the positions table with its small integers read: docs/stats.md)."""
-    from bgrecord.tables.positions import ACTS, DICE, KINDS, ROWS
-
-    rest = ", ".join(f"g.{name}" for name in GAME_ROW_COLUMNS if name not in GAME_KEYS)
-    games = f"SELECT g.game_id, g.file_id, g.line, g.jacoby, g.game_in_match, f.file, f.file_key, {rest} FROM game_rows g JOIN files f ON f.file_id = g.file_id"
-    act, row, zigzag = f"(p.act % {ACTS})", f"(p.place % {ROWS})", divided(engine, "p.place", ROWS)
-    rolled = f"({divided(engine, act, 2)} % {DICE})"
-    kind = " ".join(f"WHEN {code} THEN '{name}'" for code, name in enumerate(KINDS))
-    owner = f"({divided(engine, 'p.act', ACTS)} % 3)"
-    occurrences = (
-        f"SELECT p.position, p.game AS game_id, g.file, g.match, g.game, p.step, NULLIF({row}, 0) AS move, "
-        f"g.line + {row} + CASE WHEN {zigzag} % 2 = 0 THEN {divided(engine, zigzag, 2)} ELSE -{divided(engine, zigzag + ' + 1', 2)} END AS line, "
-        f"CASE {divided(engine, act, 2 * DICE)} {kind} END AS action, p.act % 2 AS player, "
-        f"CASE WHEN {rolled} = 0 THEN NULL ELSE ({divided(engine, rolled + ' - 1', 6)} + 1) * 10 + ({rolled} - 1) % 6 + 1 END AS dice, "
-        f"{divided(engine, divided(engine, 'p.act', ACTS), 3)} + 1 AS cube, CASE WHEN {owner} = 0 THEN NULL ELSE {owner} - 1 END AS cube_owner, "
-        f"p.play FROM positions p JOIN games g ON g.game_id = p.game"
-    )  # fmt: skip
-    return {"games": games, "occurrences": occurrences}
 
 
 def _frame_types(types: dict[str, str]) -> dict[str, str]:

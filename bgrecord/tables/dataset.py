@@ -24,15 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from bgrecord.extras import require
-from bgrecord.tables.database import (
-    FILE_COLUMNS, INDEX_GAME_COLUMNS, POSITION_COLUMNS, SCHEMA_VERSION, START_COLUMNS, TABLES, Database,
-)  # fmt: skip
+from bgrecord.tables.database import SCHEMA_VERSION, Database
 
 BUCKETS = 64
 ROW_GROUP = 16_384  # positions a row group: what a search reads of a bucket file
 MARKER = "bgrecord.json"
-_TABLES = {"files": FILE_COLUMNS, "games": INDEX_GAME_COLUMNS, "start_positions": START_COLUMNS, "players": TABLES["players"],
-           "matches": TABLES["matches"], "dice": TABLES["dice"]}  # fmt: skip
+POSITION_NAMES = ("position", "game", "step", "place", "act", "play")  # the positions table's columns (bgrecord.tables.schema)
+FILES = ("files", "games", "start_positions", "players", "matches", "dice")  # the tables but the positions, a file each
 
 
 def is_dataset(path: str | Path) -> bool:
@@ -49,12 +47,15 @@ def check_target(target: str | Path) -> None:
 
 def write(index: str | Path, folder: Path) -> None:
     """The tables of the index at ``index`` as a dataset in the (new, empty) ``folder``."""
+    from bgrecord.tables.schema import FILE_COLUMNS, INDEX_GAME_COLUMNS, POSITION_COLUMNS, START_COLUMNS, TABLES
+
     pa, pq = require("pyarrow"), require("pyarrow.parquet")
+    columns = {"files": FILE_COLUMNS, "games": INDEX_GAME_COLUMNS, "start_positions": START_COLUMNS, **{t: TABLES[t] for t in FILES[3:]}}
     database = Database(index, read_only=True)
     try:
-        for name, columns in _TABLES.items():
-            _write_table(pa, pq, database, name, columns, folder / f"{name}.parquet")
-        _write_positions(pa, pq, database, folder / "positions")
+        for name in FILES:
+            _write_table(pa, pq, database, name, columns[name], folder / f"{name}.parquet")
+        _write_positions(pa, pq, database, folder / "positions", _schema(pa, POSITION_COLUMNS))
     finally:
         database.close()
     (folder / MARKER).write_text(json.dumps({"schema": SCHEMA_VERSION, "buckets": BUCKETS}) + "\n", encoding="utf-8")
@@ -89,14 +90,13 @@ def _table(pa: Any, schema: Any, rows: list[tuple[Any, ...]]) -> Any:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
-def _write_positions(pa: Any, pq: Any, database: Database, folder: Path) -> None:
+def _write_positions(pa: Any, pq: Any, database: Database, folder: Path, schema: Any) -> None:
     """The positions, read once in order of position and dealt to their buckets (each bucket's
     rows come in order, and go out a row group at a time)."""
-    schema = _schema(pa, POSITION_COLUMNS)
     writers: dict[int, Any] = {}
     pending: dict[int, list[tuple[Any, ...]]] = {}
     try:
-        for row in database.tuples(f"SELECT {', '.join(POSITION_COLUMNS)} FROM positions ORDER BY position, game, step"):
+        for row in database.tuples(f"SELECT {', '.join(POSITION_NAMES)} FROM positions ORDER BY position, game, step"):
             bucket = row[0] & (BUCKETS - 1)
             rows = pending.setdefault(bucket, [])
             rows.append(row)
@@ -127,18 +127,18 @@ def opened(folder: str | Path) -> Database:
         raise ValueError(f"{folder}: a dataset of another bgrecord (schema {marker.get('schema')}; this one reads {SCHEMA_VERSION})")
     connection = duckdb.connect(":memory:")
     quoted = str(path).replace("'", "''")
-    for name in _TABLES:
+    for name in FILES:
         connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{quoted}/{name}.parquet')")
     connection.execute("CREATE VIEW game_rows AS SELECT * FROM games")  # the games table holds its files' names: as the index's two
     connection.execute(f"CREATE VIEW bgrecord AS SELECT 'schema' AS key, '{SCHEMA_VERSION}' AS value")
     if any((path / "positions").glob("bucket=*/*.parquet")):
         connection.execute(f"CREATE VIEW positions AS SELECT * FROM read_parquet('{quoted}/positions/*/*.parquet', hive_partitioning = true)")
     else:
-        connection.execute(f"CREATE VIEW positions AS SELECT *, 0 AS bucket FROM (VALUES {_empty_row()}) AS p({', '.join(POSITION_COLUMNS)}) WHERE false")
+        connection.execute(f"CREATE VIEW positions AS SELECT *, 0 AS bucket FROM (VALUES {_empty_row()}) AS p({', '.join(POSITION_NAMES)}) WHERE false")
     database = Database.over(connection, "duckdb", path)
     database.buckets = BUCKETS
     return database
 
 
 def _empty_row() -> str:
-    return "(" + ", ".join("0::BIGINT" for _ in POSITION_COLUMNS) + ")"
+    return "(" + ", ".join("0::BIGINT" for _ in POSITION_NAMES) + ")"

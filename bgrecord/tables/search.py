@@ -34,7 +34,8 @@ POSITION_ROW_COLUMNS = ("file", "match_key", "match", "game", "move", "line", "u
                         "dice", "play", "position_id", "match_id", "xgid", "ogid", "pips0", "pips1", "cube", "cube_owner", "score0",
                         "score1", "match_length")  # fmt: skip
 _ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
-_PLAY = re.compile(r"(?i)\s*(?:(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?\s*)+")
+_MOVE = r"(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?"
+_PLAY = re.compile(rf"(?i)\s*{_MOVE}(?:\s+{_MOVE})*\s*")
 _ANSWER_CODES = sorted(KIND_CODES[kind] for kind in ANSWERS)
 _FROM = "FROM positions p JOIN game_rows g ON g.game_id = p.game JOIN files f ON f.file_id = g.file_id"
 _COLUMNS = ("f.file, f.unit, g.line, g.match, g.game, g.player0, g.player1, g.score0, g.score1, g.match_length, g.crawford, g.jacoby, "
@@ -133,12 +134,13 @@ def find(path: str | Path, wanted: Wanted, limit: int | None = None, analysis: b
     its identifiers; and with ``analysis``, the decisions analysed there (``analysis``, a
     list, where the index holds an analysis; empty where none was made there)."""
     bound = f" LIMIT {int(limit)}" if limit else ""
+    identifiers = _Identifiers(wanted.position_id)
     with searched(path) as database:
         condition, values = wanted.where(database.engine, database.buckets)
         sql = f"SELECT {_COLUMNS} {_FROM} WHERE {condition} ORDER BY f.file, f.file_id, g.match, g.game, p.step{bound}"
         judged = _Analyses(database) if analysis else None
         for row in database.tuples(sql, values):
-            found = _found(row, wanted)
+            found = _found(row, wanted.position_id, identifiers)
             if judged is not None and judged.present:
                 found["analysis"] = judged.at(row[12], row[13], row[14])
             yield found
@@ -151,15 +153,31 @@ def occurrences(path: str | Path, wanted: Wanted) -> int:
         return int(database.query(f"SELECT count(*) {_FROM} WHERE {condition}", values)[0][0])
 
 
-def _found(row: tuple[Any, ...], wanted: Wanted) -> dict[str, Any]:
+class _Identifiers:
+    """The Match ID and XGID of the position in each state it is found in (remembered: the
+    occurrences of a position share a few states)."""
+
+    def __init__(self, position_id: str) -> None:
+        self.seen_from = [Position.from_id(position_id, player) for player in (0, 1)]
+        self.made: dict[MatchState, tuple[str | None, str | None]] = {}
+
+    def of(self, state: MatchState) -> tuple[str | None, str | None]:
+        found = self.made.get(state)
+        if found is None:
+            if len(self.made) > 10_000:
+                self.made.clear()
+            found = self.made[state] = (_match_id(state), _xgid(self.seen_from[state.player], state))
+        return found
+
+
+def _found(row: tuple[Any, ...], position_id: str, identifiers: _Identifiers) -> dict[str, Any]:
     file, unit, base, match, game, player0, player1, score0, score1, length, crawford, jacoby = row[:12]
     seen = occurrence(row[14:18], base)
-    state = _state(seen, score0, score1, length, crawford, jacoby)
+    match_id, xgid = identifiers.of(_state(seen, score0, score1, length, crawford, jacoby))
     return {
         "file": file, "line": seen.line, "unit": unit, "match": match, "game": game, "move": seen.move, "action": seen.kind,
         "player": seen.player, "player0": player0, "player1": player1, "dice": _dice(seen), "play": seen.play,
-        "position_id": wanted.position_id, "match_id": _match_id(state),
-        "xgid": _xgid(Position.from_id(wanted.position_id, seen.player), state), "cube": seen.cube, "cube_owner": seen.cube_owner,
+        "position_id": position_id, "match_id": match_id, "xgid": xgid, "cube": seen.cube, "cube_owner": seen.cube_owner,
         "score0": score0, "score1": score1, "match_length": length, "step": seen.step,
     }  # fmt: skip
 
@@ -321,7 +339,7 @@ def _opened(path: str | Path) -> Database:
             raise ValueError(f"{path}: not a bgrecord index")
         if schema != str(SCHEMA_VERSION):
             older = schema.isdigit() and int(schema) < SCHEMA_VERSION
-            raise ValueError(f"{path}: an index of an {'older' if older else 'other'} bgrecord (schema {schema or 'unknown'}; this one reads "
+            raise ValueError(f"{path}: an index of {'an older' if older else 'another'} bgrecord (schema {schema or 'unknown'}; this one reads "
                              f"{SCHEMA_VERSION})" + (": run bgrecord index on it again to bring it up to date" if older else ""))  # fmt: skip
         if not database.query("SELECT 1 FROM positions LIMIT 1"):
             raise ValueError(f"{path}: holds no positions (bgrecord index puts a folder's match files there)")

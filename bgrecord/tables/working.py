@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from bgrecord.outputs import OutputError, held_signals
-from bgrecord.tables.database import POSITION_COLUMNS, SCHEMA_VERSION, TABLES, Database, engine_of
+from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of
+from bgrecord.tables.schema import POSITION_COLUMNS, TABLES
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
 _JOURNALS = (".wal", "-journal", "-wal", "-shm")  # the engines' own files beside a database

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bgrecord.replay.validate import internal_issue
-from bgrecord.tables.database import FILE_COLUMNS, GAME_ROW_COLUMNS
+from bgrecord.tables.schema import FILE_COLUMNS, GAME_ROW_COLUMNS
 from bgrecord.tables.spool import IN_MEMORY, Spool
 from bgrecord.tables.stats import FileRows
 from bgrecord.tables.storage import is_storage_error
