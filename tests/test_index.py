@@ -347,3 +347,19 @@ def test_a_dataset_holds_the_tables_and_find_searches_it(tmp_path: Path) -> None
     assert refused.exit_code == 2 and "not a bgrecord dataset" in refused.output and (tmp_path / "mine" / "notes.txt").read_text() == "mine"
     os.remove(folder / "bgrecord.json")
     assert run("find", str(folder), "4HPwATDgc/ABMA").exit_code == 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_occurrences_view_reads_the_small_integers_as_the_positions_rows_say(tmp_path: Path, engine: str) -> None:
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
+    database = Database(db)
+    try:
+        columns = ["file", "match", "game", "step", "move", "line", "action", "player", "dice", "cube", "cube_owner"]
+        view = ordered([dict(zip(columns, row)) for row in database.query(f"SELECT {', '.join(columns)} FROM occurrences")], "positions")
+    finally:
+        database.close()
+    expected = rows_of(db, "positions")
+    for row in view:  # as recorded (52 or 25); the positions rows write the higher die first
+        row["dice"] = None if row["dice"] is None else f"{max(divmod(row['dice'], 10))}{min(divmod(row['dice'], 10))}"
+    same_table(view, expected, columns, "occurrences")

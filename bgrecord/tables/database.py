@@ -185,7 +185,7 @@ class Database:
 
 def divided(engine: str, number: str, by: int) -> str:
     """SQL for ``number`` divided by ``by``, rounded down (DuckDB's ``/`` divides exactly)."""
-    return f"({number} {'//' if engine == 'duckdb' else '/'} {by})"
+    return f"(({number}) {'//' if engine == 'duckdb' else '/'} {by})"
 
 
 def _frame_types(types: dict[str, str]) -> dict[str, str]:

@@ -128,24 +128,35 @@ def play_code(play: LegalPlay, dice: Sequence[int] | None) -> int:
     """A play's moves, with their hits, as one integer (the same whatever their order), 0
     for a dance. Each move is a digit: its source, which die it uses (the higher or the
     lower; none to tell for a double) and whether it hits; the digits, smallest first, are
-    the number's digits from the most significant. A move no die accounts for makes the whole
-    play a negative number of digits that hold its source and target instead."""
+    the number's digits from the most significant. A move no die accounts for (or a play
+    without dice) makes the whole play a negative number of digits that hold its source and
+    target instead."""
     moves, hits = play.play.moves, play.hits
-    if dice:
-        high, low = max(dice), min(dice)
-        digits = []
-        for (source, target), hit in zip(moves, hits):
-            distance = source - target
-            if high == low and (distance == high or target == OFF and distance < high):
-                digits.append((source - 1) * 2 + hit + 1)
-            elif high != low and (distance == high or distance == low or target == OFF and distance < high):
-                lower = distance == low or target == OFF and distance < low
-                digits.append(((source - 1) * 2 + lower) * 2 + hit + 1)
-            else:
-                break
+    high, low = (max(dice), min(dice)) if dice else (0, 0)
+    key = (moves, hits, high, low)
+    found = _PLAYS.get(key)
+    if found is None:
+        if len(_PLAYS) >= 65536:
+            _PLAYS.clear()
+        found = _PLAYS[key] = _play_code(moves, hits, high, low)
+    return found
+
+
+_PLAYS: dict[tuple[Any, ...], int] = {}  # codes made, by the moves, hits and dice: an archive's plays recur (four in five)
+
+
+def _play_code(moves: Sequence[Move], hits: Sequence[bool], high: int, low: int) -> int:
+    digits = []
+    for (source, target), hit in zip(moves, hits):
+        distance = source - target
+        if high and high == low and (distance == high or target == OFF and distance < high):
+            digits.append((source - 1) * 2 + hit + 1)
+        elif high and high != low and (distance == high or distance == low or target == OFF and distance < high):
+            lower = distance == low or target == OFF and distance < low
+            digits.append(((source - 1) * 2 + lower) * 2 + hit + 1)
         else:
-            return _number(digits, _DOUBLE if high == low else _SINGLE)
-    return -_number([(source * 26 + target) * 2 + hit + 1 for (source, target), hit in zip(moves, hits)], _ANY)
+            return -_number([(source * 26 + target) * 2 + hit + 1 for (source, target), hit in zip(moves, hits)], _ANY)
+    return _number(digits, _DOUBLE if high == low else _SINGLE)
 
 
 def _number(digits: list[int], base: int) -> int:
