@@ -137,8 +137,9 @@ def generate(root: Path, games: int, seed: int, jobs: int) -> list[tuple[str, in
     root.mkdir(parents=True, exist_ok=True)
     manifest = root / "manifest.tsv"
     made: list[tuple[str, int]] = []
-    if manifest.exists():
-        made = [(name, int(count)) for name, count in (line.split("\t") for line in manifest.read_text().splitlines())]
+    if manifest.exists():  # what a run cut short wrote, but a line cut short
+        made = [(parts[0], int(parts[1])) for parts in (line.split("\t") for line in manifest.read_text().splitlines())
+                if len(parts) == 2 and parts[1].isdigit()]  # fmt: skip
     total = sum(count for _, count in made)
     folder = root / "generated"
     with ProcessPoolExecutor(jobs) as pool, manifest.open("a") as out:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from array import array
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -32,11 +33,11 @@ from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
 from bgrecord.tables.database import Database
 from bgrecord.tables.positions import ANSWERS, position_hash, position_key, row_of
-from bgrecord.tables.schema import SUMMARIES
-from bgrecord.tables.spool import Spool
+from bgrecord.tables.schema import POSITION_COLUMNS, SUMMARIES
+from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.tables.stats import GAME_COLUMNS, Tables, file_rows
 from bgrecord.tables.working import Working, working
-from bgrecord.tables.writing_rows import POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
+from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
 from bgrecord.writing.writers import mat_rows
 
 MATCHES_AT_ONCE = 10_000  # summed matches written at a time: the matches table in flat memory
@@ -44,13 +45,13 @@ MATCHES_AT_ONCE = 10_000  # summed matches written at a time: the matches table 
 # --- one file's rows ---
 
 
-def game_positions(game: int, out: GameReplay) -> tuple[int | None, list[tuple[Any, ...]], list[tuple[int, int, bytes]]]:
-    """A replayed game's positions as the index keeps them: the line its rows count from, a
-    row each replayed action with a position before it (``(hash, game, step, place, act,
-    play)``, :func:`bgrecord.tables.positions.row_of`), and the Position ID's 10 bytes of each
-    row whose position does not follow from the plays before it (``(game, step, key)``: the
-    game's start, a set-up). ``game``: its number in its file, from 0."""
-    rows: list[tuple[Any, ...]] = []
+def game_positions(game: int, out: GameReplay, into: array[int]) -> tuple[int | None, list[tuple[int, int, bytes]]]:
+    """A replayed game's positions as the index keeps them: a row each replayed action with a
+    position before it, six integers ``hash, game, step, place, act, play`` (:data:`NO_PLAY`
+    for none; :func:`bgrecord.tables.positions.row_of`) added to ``into``; the line its rows
+    count from; and the Position ID's 10 bytes of each row whose position does not follow from
+    the plays before it (``(game, step, key)``: the game's start, a set-up). ``game``: its
+    number in its file, from 0."""
     starts: list[tuple[int, int, bytes]] = []
     base: int | None = None
     follows: Any = None  # the sides the plays so far lead to
@@ -72,9 +73,10 @@ def game_positions(game: int, out: GameReplay) -> tuple[int | None, list[tuple[A
             starts.append((game, step_number, position_key(Position(sides, mover))))
         played = kind == "move" and step.play is not None and step.after is not None
         follows = step.after.sides if played and step.after is not None else sides
-        stored = row_of(step_number, move, line - base - (move or 0), kind, mover, dice, step.cube, step.cube_owner, step.play if kind == "move" else None)
-        rows.append((position_hash(sides[mover], sides[1 - mover]), game, *stored))
-    return base, rows, starts
+        _, place, act, play = row_of(step_number, move, line - base - (move or 0), kind, mover, dice, step.cube, step.cube_owner,
+                                     step.play if kind == "move" else None)  # fmt: skip
+        into.extend((position_hash(sides[mover], sides[1 - mover]), game, step_number, place, act, NO_PLAY if play is None else play))
+    return base, starts
 
 
 def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | None = None) -> IndexRows:
@@ -84,17 +86,21 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
     failure is reported, never raised."""
     file, known = unit if isinstance(unit, tuple) else (unit, None)
     source = file if isinstance(file, Input) else Input.named(str(file))
-    positions: Spool[tuple[Any, ...]] = Spool(POSITIONS_IN_MEMORY)
+    positions: Spool[array[int]] = Spool(POSITIONS_IN_MEMORY // POSITIONS_A_CHUNK)
+    chunk = array("q")
     games: list[tuple[int | None, bool, int]] = []
     starts: list[tuple[int, int, bytes]] = []
     units: list[str] = []
     in_match: Counter[int] = Counter()
 
     def each(number: int, match: MatchRecord, out: GameReplay) -> None:
+        nonlocal chunk
         in_match[number] += 1
-        base, rows, found = game_positions(len(games), out)
+        base, found = game_positions(len(games), out, chunk)
         games.append((base, rules_for(match, rules).jacoby and not match.length, in_match[number]))
-        positions.extend(rows)
+        if len(chunk) >= POSITIONS_A_CHUNK * len(POSITION_COLUMNS):
+            positions.extend([chunk])
+            chunk = array("q")
         starts.extend(found)
         units[:] = [match.unit]
 
@@ -106,6 +112,11 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
         if key == known:
             return IndexRows(source.name or str(file), Spool(), file_key=key, unchanged=True)
     found = file_rows(source, rules, each)
+    if chunk:
+        try:
+            positions.extend([chunk])
+        except Oversized:
+            found.oversized = True
     if found.problem or found.oversized:  # what was replayed before a failure is not kept: neither are its positions
         positions, games, starts = Spool(), [], []
     return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, oversized=found.oversized, empty=found.empty,

@@ -22,6 +22,7 @@ import re
 import shutil
 import sqlite3
 import tempfile
+from array import array
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -48,24 +49,31 @@ class Working:
         self.carried = False  # DuckDB: the old positions are merged in at the end
         self._staged = self._dropped = False
 
-    def stage(self, parts: Sequence[tuple[int, Sequence[Sequence[Any]]]]) -> None:
-        """Positions rows to add, file by file: each ``(first, rows)``, the rows as
-        :data:`~bgrecord.tables.database.POSITION_COLUMNS` but for their game, counted from 0 in
-        the file: the index's number of the file's first game is ``first``."""
+    def stage(self, parts: Sequence[tuple[int, array[int]]]) -> None:
+        """Positions rows to add, file by file: each ``(first, rows)``, the rows six integers
+        each as :data:`~bgrecord.tables.schema.POSITION_COLUMNS` but for their game, counted from
+        0 in the file (the index's number of the file's first game is ``first``), and a play of
+        :data:`~bgrecord.tables.writing_rows.NO_PLAY` for none."""
+        from bgrecord.tables.writing_rows import NO_PLAY
+
         if not any(rows for _, rows in parts):
             return
         if not self._staged:
             self.database.execute(f"CREATE TEMPORARY TABLE staged ({_columns()})")
             self._staged = True
-        if self.database.engine == "sqlite":  # the rows as they came: SQLite adds the number
+        if self.database.engine == "sqlite":  # the integers as they came: SQLite numbers the games and reads the play
             for first, rows in parts:
-                self.database.connection.executemany(f"INSERT INTO staged VALUES (?, ? + {int(first)}, ?, ?, ?, ?)", rows)
+                six = iter(rows)
+                self.database.connection.executemany(f"INSERT INTO staged VALUES (?, ? + {int(first)}, ?, ?, ?, NULLIF(?, {NO_PLAY}))",
+                                                     zip(six, six, six, six, six, six))  # fmt: skip
             return
         import numpy as np
         import pandas as pd
 
-        frame = pd.DataFrame([row for _, rows in parts for row in rows], columns=list(POSITION_COLUMNS)).astype("Int64")
-        frame["game"] += np.repeat([first for first, _ in parts], [len(rows) for _, rows in parts])
+        values = np.concatenate([np.frombuffer(rows, dtype=np.int64).reshape(-1, 6) for _, rows in parts])
+        values[:, 1] += np.repeat([first for first, _ in parts], [len(rows) // 6 for _, rows in parts])
+        frame = pd.DataFrame(values, columns=list(POSITION_COLUMNS)).astype("Int64")
+        frame.loc[values[:, 5] == NO_PLAY, "play"] = pd.NA
         self.database.connection.register("incoming", frame)
         try:
             self.database.execute("INSERT INTO staged SELECT * FROM incoming")

@@ -6,11 +6,12 @@ bytes an indexed file already has kept as a copy of it, with no rows of its own.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bgrecord.replay.validate import internal_issue
-from bgrecord.tables.schema import FILE_COLUMNS, GAME_ROW_COLUMNS
+from bgrecord.tables.schema import FILE_COLUMNS, GAME_ROW_COLUMNS, POSITION_COLUMNS
 from bgrecord.tables.spool import IN_MEMORY, Spool
 from bgrecord.tables.stats import FileRows
 from bgrecord.tables.storage import is_storage_error
@@ -18,12 +19,15 @@ from bgrecord.tables.storage import is_storage_error
 if TYPE_CHECKING:
     from bgrecord.tables.working import Working
 
-POSITIONS_IN_MEMORY = 100_000  # a file's positions kept in memory (some 15 MB of small tuples); the rest on disk
+POSITIONS_IN_MEMORY = 100_000  # a file's positions kept in memory (some 5 MB: six integers a position); the rest on disk
+POSITIONS_A_CHUNK = 4096  # positions in one array of a file's spool
+NO_PLAY = -(1 << 63)  # the play of a position from which none was made, in a spool's arrays (NULL in the table)
 
 BATCH_POSITIONS = 50_000  # positions written at once (files gathered up to it): memory flat, few calls
 BATCH_FILES = 2_000  # files written at once, at most (files of no positions: their rows too)
 
 _GAME_ORDER = list(GAME_ROW_COLUMNS)
+SIX = len(POSITION_COLUMNS)
 
 
 @dataclass(slots=True)
@@ -31,12 +35,13 @@ class IndexRows(FileRows):
     """A file's rows for the index, or why there are none: its games rows (``rows``, as
     :func:`bgrecord.tables.stats.file_rows`), and for each game, in the same order (counted
     from 0 in the file), what the index adds (``games``: its line, Jacoby, its number in its
-    match), its positions (each ``(hash, game, step, place, act, play)``, in a spool) and the
+    match), its positions (six integers each, ``hash, game, step, place, act, play``, in arrays
+    of :data:`POSITIONS_A_CHUNK` positions, in a spool: a worker sends them as bytes) and the
     10 bytes of each position that does not follow from the game's plays (``starts``:
     ``(game, step, key)``). ``unchanged``: the file has the content the index knows (nothing
     read)."""
 
-    positions: Spool[tuple[Any, ...]] = field(default_factory=Spool)
+    positions: Spool[array[int]] = field(default_factory=Spool)
     games: list[tuple[int | None, bool, int]] = field(default_factory=list)
     starts: list[tuple[int, int, bytes]] = field(default_factory=list)
     unit: str | None = None
@@ -61,6 +66,11 @@ class IndexReport:
     positions: int = 0
 
 
+def _large(rows: IndexRows) -> bool:
+    """Rows of a file too many to hold with others: written alone, chunk by chunk."""
+    return len(rows.positions) * POSITIONS_A_CHUNK > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY
+
+
 class RowsWriter:
     """Writes files' rows into the working copy, a batch of small files at once and a large
     file chunk by chunk. Each file's rows are its own: rows that fail to go in (any
@@ -81,12 +91,12 @@ class RowsWriter:
             self.report.empty.append((rows.path, rows.problem or ""))
         elif rows.problem:
             self.report.problems.append((rows.path, rows.problem, rows.internal))
-        if len(rows.positions) > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY:  # partly on disk: read once, alone
+        if _large(rows):  # partly on disk: read once, alone
             self.flush()
             self.one(rows, path)
             return
         self.pending.append((rows, path))
-        self.positions += len(rows.positions)
+        self.positions += len(rows.positions) * POSITIONS_A_CHUNK
         if self.positions >= BATCH_POSITIONS or len(self.pending) >= BATCH_FILES:
             self.flush()
 
@@ -148,7 +158,7 @@ class RowsWriter:
                                 "copy_of": original[0], "unit": rows.unit})  # fmt: skip
             return
         first = self.next_game
-        large = len(rows.positions) > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY
+        large = _large(rows)
         for chunk in rows.rows.chunks():
             found = self.tables.setdefault("game_rows", [])
             for row in chunk:
@@ -162,8 +172,8 @@ class RowsWriter:
         games = self.next_game - first
         self.report.games += games
         for part in rows.positions.chunks():
-            self.tables.setdefault("staged", []).append((first, part))
-            self.report.positions += len(part)
+            self.tables.setdefault("staged", []).extend((first, chunk) for chunk in part)
+            self.report.positions += sum(len(chunk) for chunk in part) // SIX
             if large:
                 self.written()
         self.tables.setdefault("start_positions", []).extend((first + local, step, key) for local, step, key in rows.starts if local < games)
