@@ -197,7 +197,7 @@ def find_latency(database: Path, folder: Path) -> tuple[float, float]:
     rng = random.Random(4)
     wanted = []
     for path in rng.sample(files, min(50, len(files))):
-        moves = [record.position for record in step_records(path) if record.position is not None and record.kind == "move"]
+        moves = [record.position for record in step_records(path) if record.position is not None and record.action == "move"]
         wanted.append(Wanted.of(rng.choice(moves).id()))
     for each in wanted[:5]:  # warm
         list(find(database, each))

@@ -16,6 +16,16 @@ DATA = Path(__file__).resolve().parent / "data"
 CORPUS = ROOT.parent / "shared" / "corpus"
 TOOLS = ROOT.parent / "shared" / "tools"
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+
+def launch_chromium(driver: Any) -> Any:
+    """Headless Chromium from a playwright driver, Debian's own (no browser downloaded), quiet
+    (no network of its own)."""
+    return driver.chromium.launch(executable_path=CHROMIUM, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"])  # fmt: skip
 
 
 def oracle_matches() -> Iterator[dict[str, Any]]:

@@ -382,8 +382,10 @@ COMMANDS: dict[str, list[str]] = {
     "analyze-db": ["analyze", "{file}", "-o", "{database}.sqlite", "--timeout", "15"],
     "replay-analysis": ["replay", "{file}", "--analysis", "out/decisions.csv"],
     "index-analysis": ["index", "{file}", "-o", "{database}.duckdb", "--analysis", "out/decisions.csv"],
+    "report": ["report", "{file}", "-o", "out/report.html", "--timeout", "15"],
+    "report-analysis": ["report", "--analysis", "out/decisions.csv", "--analysis", "out/players.json", "-o", "out/report.txt"],
 }  # fmt: skip
-AFTER_ANALYSIS = ("replay-analysis", "index-analysis")  # run on the tables analyze wrote of the case
+AFTER_ANALYSIS = ("replay-analysis", "index-analysis", "report-analysis")  # run on the tables analyze wrote of the case
 KEYS = b"\n\n\n?\nw\nv\ne\ng\n1\nq\n"  # what replay -i reads from a pipe
 
 

@@ -22,6 +22,7 @@ from bgrecord.analysis.measures import (
     CUBE_CATEGORIES,
     GameSums,
     Sums,
+    Thresholds,
     f32,
     judge_answer,
     judge_double,
@@ -215,7 +216,10 @@ def test_cube_decisions_are_judged_as_gnubg_judges_them() -> None:
 
 
 def test_marks_plays_and_ratings_use_gnubgs_thresholds() -> None:
-    assert [skill(e) for e in (0.0, f32(0.04), 0.0401, 0.061, 0.121)] == [None, None, "doubtful", "bad", "very bad"]
+    # stock gnubg 1.07.001's thresholds, as its ``show analysis`` says them (0.030, not the 0.04 of its manual)
+    assert [skill(e) for e in (0.0, f32(0.03), 0.0301, 0.061, 0.121)] == [None, None, "doubtful", "bad", "very bad"]
+    assert skill(0.045, Thresholds(0.05, 0.1, 0.2)) is None and skill(0.1001, Thresholds(0.05, 0.1, 0.2)) == "bad"
+    assert Thresholds.of({"doubtful": 0.04}) == Thresholds(0.04, 0.06, 0.12)
     assert judge_play(0.3, 0.1, candidates=5).error == f32(0.3 - 0.1) and judge_play(0.3, 0.1, 5).counted
     assert not judge_play(0.3, 0.3, candidates=1).counted  # a forced play is a move, not a decision
     labels = [rating(e) for e in (0.0, 0.003, 0.006, 0.009, 0.013, 0.02, 0.03, 0.04)]
@@ -347,9 +351,17 @@ for line in sys.stdin:
 
 def test_without_gnubg_one_line_says_how_to_install_it(tmp_path: Path) -> None:
     code, out, err = run("analyze", str(FIXTURES / "noisy-5pt.mat"), "-o", str(tmp_path / "d.csv"), "--players",
-                         str(tmp_path / "p.csv"), env={"BGRECORD_GNUBG": str(tmp_path / "no-such-gnubg")})  # fmt: skip
+                         str(tmp_path / "p.csv"), "--engine", "gnubg", env={"BGRECORD_GNUBG": str(tmp_path / "no-such-gnubg")})  # fmt: skip
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert "apt-get install gnubg" in err and err.startswith("bgrecord: ")
     assert not (tmp_path / "d.csv").exists()
+    # by default the analyses the records hold are still read: a match that needed gnubg is said, and fails the run
+    code, out, err = run("analyze", str(FIXTURES / "noisy-5pt.mat"), "-o", str(tmp_path / "d.csv"), "--players",
+                         str(tmp_path / "p.csv"), "--matches", str(tmp_path / "m.csv"), env={"BGRECORD_GNUBG": str(tmp_path / "none")})  # fmt: skip
+    lines = err.splitlines()
+    assert code == 2 and "only the analyses the records hold are read" in lines[0] and "apt-get install gnubg" in lines[0]
+    assert "match 1: the record holds no analysis bgrecord reads: not analysed" in lines[1]
+    assert "0 matches analysed, 1 match not analysed" in lines[-1]
+    assert pd.read_csv(tmp_path / "m.csv")["problem"].notna().all()
     code, _, err = run("replay", str(FIXTURES / "noisy-5pt.mat"), "--analyze", env={"BGRECORD_GNUBG": str(tmp_path / "none")})
     assert code == 2 and "apt-get install gnubg" in err

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS, DATA, oracle_matches
+from conftest import CORPUS, DATA, launch_chromium, needs_chromium, oracle_matches
 
 from bgrecord import MatchState, Play, Position
 from bgrecord.cli import main
@@ -25,7 +24,6 @@ from bgrecord.show.words import board_words
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 XG = SAMPLES / "xg-tags-bom-crlf.mat"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def test_jsonl_ids_equal_gnubg_boards_on_the_selfplay_corpus() -> None:
@@ -120,7 +118,7 @@ def test_interactive_viewer_with_the_seeds_keys_and_the_arrows_through_a_pseudo_
         child.expect_exact("Unknown key: ? lists the keys.")
         child.send("?")
         child.expect_exact("Keys: Enter, Space or Right arrow: next step;")
-        child.expect_exact("Q or Ctrl+C: quit.")
+        child.expect_exact("Q, Esc or Ctrl+C: quit.")
         child.send("q")
         child.expect_exact("Goodbye.")
         child.expect(pexpect.EOF)
@@ -146,7 +144,7 @@ def test_svg_board() -> None:
     assert Position.start()._repr_svg_().startswith("<svg")
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+@needs_chromium
 def test_html_page_is_keyboard_navigable_and_says_each_board_in_words(tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.sync_api")
     page_path = tmp_path / "replay.html"
@@ -154,9 +152,7 @@ def test_html_page_is_keyboard_navigable_and_says_each_board_in_words(tmp_path: 
     assert result.exit_code == 0
     records = list(step_records(XG))
     with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])  # fmt: skip
+        browser = launch_chromium(driver)
         try:
             page = browser.new_page(viewport={"width": 1100, "height": 700})
             page.goto(page_path.as_uri())

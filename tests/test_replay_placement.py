@@ -67,7 +67,7 @@ def test_jsonl_gives_the_issue_with_the_action_it_is_about(column: str, kind: st
 def test_text_says_the_issue_after_the_step_of_its_player(column: str, kind: str) -> None:
     body, code = CASES[column, kind]
     lines = replayed(HEAD + body, "--no-board").splitlines()
-    at = next(i for i, line in enumerate(lines) if f"error[{code}]" in line)
+    at = next(i for i, line in enumerate(lines) if line.startswith(f" Error, {code}:"))
     step = next(line for line in reversed(lines[:at]) if line.startswith("Game 1"))
     assert re.match(rf"Game 1(, move \d+)?: {NAMES[column]}\b", step), step
 

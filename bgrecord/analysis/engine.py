@@ -52,6 +52,8 @@ class EngineAction:
     cube: CubeEquities | None = None  # before a roll: the cube decision, when the engine analysed one
     cube_value: int = 1
     beaver: bool = False  # a double that answers a double (not analysed)
+    counted: bool | None = None  # a play the source says counts or not (an analysis read from a record); None: the rule says
+    level: str | None = None  # how deep the action was evaluated, as the engine names it ("0ply", "roller++")
 
 
 @dataclass(slots=True)
@@ -70,11 +72,18 @@ class EngineMatch:
 class Engine(Protocol):
     """An analysis engine: one instance a worker, fed match after match."""
 
-    name: str  # e.g. "gnubg 1.07.001"
+    name: str  # e.g. "gnubg"
+    version: str  # e.g. "1.07.001" ("" until started, or when it does not say)
+    thresholds: dict[str, float]  # its default analysis thresholds: doubtful, bad, very bad
 
-    def analyse(self, mat: str, plies: int, jacoby: bool) -> EngineMatch:
-        """The facts of the match written in ``mat`` (a .mat text), analysed at ``plies``.
-        Raises :class:`EngineError` when this match cannot be analysed."""
+    def settings(self) -> tuple[str, dict[str, float]]:
+        """The version and thresholds (the engine started when it is not)."""
+        ...
+
+    def analyse(self, mat: str, plies: int, jacoby: bool, cube: bool = True) -> EngineMatch:
+        """The facts of the match written in ``mat`` (a .mat text), analysed at ``plies``
+        (``cube``: the cube is in use; else no cube decision is analysed). Raises
+        :class:`EngineError` when this match cannot be analysed."""
         ...
 
     def close(self) -> None:

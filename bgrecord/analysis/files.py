@@ -1,11 +1,17 @@
-"""Analysing a file: each match read and replayed by bgrecord, its games without errors written
-as a clean .mat for the engine, the engine's facts mapped back to the replay's steps, and the
-rows of the three tables (:mod:`bgrecord.analysis.tables`) made from them.
+"""Analysing a file: each match read and replayed by bgrecord, and analysed by the analysis the
+record stores (eXtreme Gammon's, GNU Backgammon's SGF, OGXM's: :mod:`bgrecord.analysis.recorded`)
+or by an engine, given the games without errors as a clean .mat; the facts mapped back to the
+replay's steps and made into the rows of the three tables (:mod:`bgrecord.analysis.rows`,
+:mod:`bgrecord.analysis.tables`).
 
 :func:`analyse_file` is what ``bgrecord analyze`` runs on each file, in worker processes when
-asked; each process keeps one engine for all its files. A game with errors is not given to
-the engine (it is said once, with the match); a match the engine cannot analyse is one
-problem of the file, and the next match is analysed. Nothing here raises on a bad file.
+asked; each process keeps one engine for all its files. A game with errors is not analysed
+(it is said once, with the match); a match the engine cannot analyse is one problem of the
+file, and the next match is analysed. Nothing here raises on a bad file.
+
+Which analysis (``engine``): ``gnubg`` (GNU Backgammon analyses every match), ``recorded``
+(the record's own analysis; a match without one is not analysed) or ``auto`` (the record's own
+where it has one, gnubg where not).
 
 What it does not do: judge the records (the replay has) or evaluate (the engine does).
 """
@@ -13,39 +19,31 @@ What it does not do: judge the records (the replay has) or evaluate (the engine 
 from __future__ import annotations
 
 import atexit
-import hashlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterator
 
-from bgrecord.analysis.engine import Engine, EngineAction, EngineError, EngineMatch, EngineMissing
-from bgrecord.analysis.measures import (
-    CUBE_CATEGORIES,
-    GameSums,
-    Judged,
-    Sums,
-    derived,
-    judge_answer,
-    judge_double,
-    judge_no_double,
-    judge_play,
-    skill,
-)
-from bgrecord.core.ids import GameState
-from bgrecord.core.position import Play, Position
+from bgrecord.analysis.counting import COUNTINGS, Counting
+from bgrecord.analysis.engine import Engine, EngineError, EngineMatch, EngineMissing
+from bgrecord.analysis.measures import Sums, Thresholds
+from bgrecord.analysis.recorded import judged_steps, read_recorded, stores_analysis, unplayed
+from bgrecord.analysis.rows import GameRows, Made, MatchPlace, game_key, player_row
+from bgrecord.analysis.settings import AnalysisRules, setting_key, threshold_columns
 from bgrecord.escapes import encodable
 from bgrecord.formats.issues import Severity
-from bgrecord.formats.records import Action, CubeAction, MatchRecord, Result, Roll
+from bgrecord.formats.records import Action, CubeAction, GameRecord, MatchRecord, Result, Roll
 from bgrecord.formats.source import Input
-from bgrecord.replay import GameReplay, Step
-from bgrecord.replay.matchkeys import MatchKeys, game_fingerprint
+from bgrecord.replay import GameReplay, MatchReplayer
+from bgrecord.replay.matchkeys import MatchKeys
+from bgrecord.replay.repeats import Repeats
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import guarded, internal_issue, replayed
-from bgrecord.writing.writers import notation, step_state, write_mat
+from bgrecord.writing.writers import write_mat
 
-ANALYSED = ("move", "double", "take", "drop", "beaver", "raccoon")  # the steps an engine judges
-_ENGINE_KIND = {"move": "move", "double": "double", "beaver": "double", "raccoon": "double", "take": "take", "drop": "drop"}
+__all__ = ["ENGINES", "FileAnalysis", "analyse_file", "close_engines", "engine_for", "failed_analysis", "game_key", "open_engine"]
+
 _NAMES = ("left", "right")  # what the engine is told the players are called (gnubg refuses an empty name)
+MODES = ("auto", "recorded", "gnubg")  # which analysis: the record's where it has one, the record's only, gnubg's
 
 
 @dataclass(slots=True)
@@ -90,6 +88,13 @@ def engine_for(name: str, timeout: float | None) -> Engine:
     return engine
 
 
+def gnubg_settings(timeout: float | None = None) -> tuple[str, dict[str, float]]:
+    """The version and default analysis thresholds of the gnubg this process runs (started, and
+    kept for its matches): what a run checks at its start and gives every worker to check.
+    :class:`EngineMissing` when gnubg is not installed, :class:`EngineError` when it does not start."""
+    return engine_for("gnubg", timeout).settings()
+
+
 def close_engines() -> None:
     while _ENGINES:
         _, engine = _ENGINES.popitem()
@@ -99,16 +104,42 @@ def close_engines() -> None:
 # --- a file ---
 
 
-def analyse_file(path: str | Path | Input, plies: int = 0, rules: str | None = None, engine: str = "gnubg",
-                 timeout: float | None = None, known: frozenset[str] = frozenset()) -> FileAnalysis:  # fmt: skip
-    """Analyse every match of the file at ``path`` at ``plies``; ``known``: match keys already
-    analysed at these plies, left out (:attr:`FileAnalysis.cached` counts them)."""
-    name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")  # as the tables can write it
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What a run asks of every match: the analysis (``engine``: one of :data:`MODES`), the
+    plies of gnubg's, the user's rules, gnubg's timeout, and gnubg's version and thresholds as
+    the run found them at its start (None: as this process's gnubg says, when it is run)."""
+
+    engine: str = "gnubg"
+    plies: int = 0
+    rules: str | None = None
+    timeout: float | None = None
+    gnubg: tuple[str, dict[str, float]] | None = None
+
+
+def analyse_file(path: str | Path | Input | MatchRecord, plies: int = 0, rules: str | None = None, engine: str = "gnubg",
+                 timeout: float | None = None, known: frozenset[str] = frozenset(),
+                 gnubg: tuple[str, dict[str, float]] | None = None) -> FileAnalysis:  # fmt: skip
+    """Analyse every match of the file at ``path`` (or of a match already read); ``engine``:
+    one of :data:`MODES`; ``known``: the analyses held elsewhere, left out
+    (:attr:`FileAnalysis.cached` counts them): a database's, each by :func:`cache_key` (the
+    match and its setting), or a match's bare key (held whatever its setting, as by the tables
+    given to a report); ``gnubg``: the
+    version and thresholds the run expects of gnubg (its start found them)."""
+    if engine not in MODES:
+        raise ValueError(f"unknown analysis {engine!r}: one of {', '.join(MODES)}")
+    if isinstance(path, MatchRecord):
+        name = encodable(path.path or "<record>")
+    else:
+        name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")  # as the tables can write it
     found = FileAnalysis(name)
+    asked = Asked(engine, plies, rules, timeout, gnubg)
 
     def work() -> FileAnalysis:
-        source = path if isinstance(path, Input) else Input.of(Path(path))
-        _analyse(source, found, plies, rules, engine, timeout, known)
+        if isinstance(path, MatchRecord):
+            _analyse(_replayed_record(path, rules), found, asked, known)
+        else:
+            _analyse(replayed(path if isinstance(path, Input) else Input.of(Path(path)), rules, steps=True), found, asked, known)
         return found
 
     def failed(issue: Any) -> FileAnalysis:
@@ -126,35 +157,50 @@ def failed_analysis(file: Any, exc: BaseException) -> FileAnalysis:
     return FileAnalysis(name, problem=internal_issue(name, exc).message, internal=True)
 
 
-def _analyse(source: Input, found: FileAnalysis, plies: int, rules: str | None, engine: str, timeout: float | None,
-             known: frozenset[str]) -> None:  # fmt: skip
+Replayed = Iterator[tuple[MatchRecord, GameRecord | None, GameReplay | None]]
+
+
+def _replayed_record(match: MatchRecord, rules: str | None) -> Replayed:
+    """A match already read, replayed as :func:`~bgrecord.replay.validate.replayed` replays a file."""
+    replayer = MatchReplayer(match, rules_for(match, rules), True, Repeats())
+    for game in match.games:
+        for out in replayer.feed(game):
+            yield match, out.game, out
+    for out in replayer.finish():
+        yield match, out.game, out
+    yield match, None, None
+
+
+def _analyse(replaying: Replayed, found: FileAnalysis, asked: Asked, known: frozenset[str]) -> None:
     current: MatchRecord | None = None
     games: list[GameReplay] = []
     keys = MatchKeys()
     number = 0
-    for match, game, out in replayed(source, rules, steps=True):
+    for match, game, out in replaying:
         if match is not current:
             current, number, games = match, number + 1, []
         if out is not None:
             keys.add(number, match.length, out)
             games.append(out)
-        elif game is None:  # the match has ended: all its games are known
-            key = keys.key(number)
-            if key is not None and key in known:
-                found.cached += 1
-                continue
-            if games:
-                _MatchWork(found, match, number, key, games, plies, rules).run(engine, timeout)
+        elif game is None and games:  # the match has ended: all its games are known
+            _MatchWork(found, match, number, keys.key(number), games, asked).run(known)
+
+
+def cache_key(match_key: str | None, engine: str | None, version: str | None, rules: str | None,
+              thresholds: tuple[float | None, ...]) -> str:  # fmt: skip
+    """What a database's kept analysis of a match is known by: the match and its setting."""
+    return f"{match_key} {setting_key(engine, version, rules, thresholds)}"
 
 
 class _MatchWork:
-    """One match: the games the engine is given, its reply, and the rows made from both."""
+    """One match: the analysis it gets (the record's, or the engine's reply), and the rows made."""
 
     def __init__(self, found: FileAnalysis, match: MatchRecord, number: int, key: str | None, games: list[GameReplay],
-                 plies: int, rules: str | None) -> None:  # fmt: skip
-        self.found, self.match, self.number, self.key, self.plies = found, match, number, key, plies
-        self.rules = rules_for(match, rules)
+                 asked: Asked) -> None:  # fmt: skip
+        self.found, self.match, self.number, self.key, self.asked = found, match, number, key, asked
         self.length = match.length or 0
+        self.rules = AnalysisRules.of(self.length, rules_for(match, asked.rules))
+        self.place = MatchPlace(found.path, key, number, match, self.length, self.rules)
         self.games = games
         self.kept: list[GameReplay] = []
         left_out: dict[str, list[int]] = {}
@@ -171,31 +217,78 @@ class _MatchWork:
             said = f"game {indexes[0]} {one}" if len(indexes) == 1 else f"games {', '.join(map(str, indexes))} {many}"
             found.notes.append(f"match {number}: {said}: not analysed")
 
-    def run(self, engine_name: str, timeout: float | None) -> None:
-        found = self.found
+    def run(self, known: frozenset[str]) -> None:
+        found, asked = self.found, self.asked
         row = self._match_row()
         found.matches.append(row)
-        if self.rules.variant.value != "standard":
-            row["problem"] = f"{self.rules.variant.value} is not analysed (GNU Backgammon's .mat knows only standard backgammon)"
-            found.notes.append(f"match {self.number}: {row['problem']}")
-            return
+        if self.match.length is None:
+            return self._not_analysed(row, "the match length does not read (an error of the record): not analysed as money play")
+        if self.rules.variant != "standard":
+            return self._not_analysed(row, f"{self.rules.variant} is not analysed (GNU Backgammon's .mat knows only standard backgammon)")
         if not self.kept:
-            return
+            return None
+        if self.key in known:  # held, whatever its setting
+            return self._held()
+        if asked.engine != "gnubg" and stores_analysis(self.match, self.kept):
+            recorded = read_recorded(self.match, self.kept, self.rules)
+            if recorded is not None:
+                marks = Thresholds.of(asked.gnubg[1] if asked.gnubg else {})
+                made = Made(recorded.engine, recorded.version, recorded.plies, COUNTINGS[recorded.counting](marks))
+                try:
+                    return self._analysed(row, recorded.facts, made)
+                except EngineError as exc:  # the record's analysis and its moves disagree
+                    return self._not_analysed(row, f"its analysis does not fit its moves ({exc})")
+        if asked.engine == "recorded":
+            return self._not_analysed(row, "the record holds no analysis bgrecord reads: not analysed (--engine gnubg or auto analyses it)")
+        self._by_gnubg(row, known)
+        return None
+
+    def _by_gnubg(self, row: dict[str, Any], known: frozenset[str]) -> None:
+        """The match analysed by gnubg, unless the database holds its analysis under the same settings."""
+        asked = self.asked
+        row.update(engine=f"gnubg {asked.plies}ply", plies=asked.plies)
         try:
-            engine = engine_for(engine_name, timeout)
-            facts = engine.analyse(self._mat(), self.plies, self.rules.jacoby and not self.length)
-            self._rows(facts, engine.name)
+            if asked.gnubg is not None and self._known(asked.gnubg, known):  # known before gnubg is started
+                return
+            engine = engine_for("gnubg", asked.timeout)
+            settings = engine.settings()
+            if asked.gnubg is None and self._known(settings, known):
+                return
+            if asked.gnubg is not None and settings != asked.gnubg:
+                raise EngineError(f"gnubg {settings[0] or '(version unknown)'} here, where the run started with gnubg {asked.gnubg[0] or '(version unknown)'}")
+            made = Made(f"gnubg {asked.plies}ply", settings[0], asked.plies, Counting(Thresholds.of(settings[1])))
+            facts = engine.analyse(self._mat(), asked.plies, self.rules.jacoby, self.rules.cube)
+            if self.rules.cube_limit is not None:  # gnubg knows no cube limit: no double past it
+                _limit_cube(facts, self.kept, self.rules)
+            self._analysed(row, facts, made)
         except (EngineError, EngineMissing) as exc:  # missing: on a cluster's worker, found only there
             row["problem"] = str(exc)
-            found.failures.append(f"match {self.number}: {exc}: not analysed")
-            return
-        row["games_analysed"] = len(self.kept)
+            self.found.failures.append(f"match {self.number}: {exc}: not analysed")
+
+    def _known(self, settings: tuple[str, dict[str, float]], known: frozenset[str]) -> bool:
+        """Whether the database holds this match's analysis by this gnubg at these plies and rules
+        (then its row is taken back: the database's rows stand)."""
+        thresholds = tuple(threshold_columns(Thresholds.of(settings[1])).values())
+        if cache_key(self.key, f"gnubg {self.asked.plies}ply", settings[0], self.rules.text(), thresholds) not in known:
+            return False
+        self._held()
+        return True
+
+    def _held(self) -> None:
+        """The match is analysed elsewhere: its row is taken back (the rows held there stand)."""
+        self.found.matches.pop()
+        self.found.cached += 1
+
+    def _not_analysed(self, row: dict[str, Any], why: str) -> None:
+        row["problem"] = why
+        self.found.notes.append(f"match {self.number}: {why}")
 
     def _match_row(self) -> dict[str, Any]:
         names = self.games[0].game.names
         return {"file": self.found.path, "match_key": self.key, "match": self.number, "match_length": self.match.length,
-                "player0": names[0], "player1": names[1], "plies": self.plies, "engine": None, "games": len(self.games),
-                "games_analysed": 0, "games_skipped": self.skipped, "problem": None}  # fmt: skip
+                "player0": names[0], "player1": names[1], "plies": None, "engine": None, "games": len(self.games),
+                "games_analysed": 0, "games_skipped": self.skipped, "problem": None, "engine_version": None,
+                "rules": self.rules.text(), "threshold_doubtful": None, "threshold_bad": None, "threshold_very_bad": None}  # fmt: skip
 
     def _mat(self) -> str:
         """The games without errors as a .mat, in GNU Backgammon's layout: bgrecord's own writing
@@ -203,30 +296,39 @@ class _MatchWork:
         header = MatchRecord(None, "mat", "utf-8", self.length)
         clean = []
         for number, out in enumerate(self.kept, 1):
-            actions: list[Action] = [a for a in out.game.actions if isinstance(a, (Roll, CubeAction, Result)) and not _unplayed(a)]
+            actions: list[Action] = [a for a in out.game.actions if isinstance(a, (Roll, CubeAction, Result)) and not unplayed(a)]
             clean.append(replace(out, game=replace(out.game, names=_NAMES, number=number, actions=actions)))
         return write_mat(header, clean)
 
-    def _rows(self, facts: EngineMatch, engine: str) -> None:
+    def _analysed(self, row: dict[str, Any], facts: EngineMatch, made: Made) -> None:
+        """The rows of the match from ``facts``: decisions, both players, and the match's own."""
         if len(facts.games) != len(self.kept):
-            raise EngineError(f"{engine} read {len(facts.games)} games where bgrecord wrote {len(self.kept)}")
+            raise EngineError(f"{made.engine} read {len(facts.games)} games where bgrecord wrote {len(self.kept)}")
         totals = (Sums(), Sums())
         rows: list[dict[str, Any]] = []
         for out, game in zip(self.kept, facts.games):
-            sums = _GameRows(self, out, game, engine).rows(rows)
+            sums = GameRows(self.place, out, game, self.games.index(out) + 1, made).rows(rows)
             for side in (0, 1):
                 totals[side].add(sums.players[side])
         self.found.decisions.extend(rows)
-        self.found.matches[-1]["engine"] = engine
+        row.update(engine=made.engine, plies=made.plies, engine_version=made.version, games_analysed=len(self.kept),
+                   **threshold_columns(made.counting.thresholds))  # fmt: skip
         self.found.references.append((self.number, facts.reference))
         all_moves = totals[0].moves + totals[1].moves
         names = self.games[0].game.names
         for side in (0, 1):
-            self.found.players.append(_player_row(self, side, names, totals[side], all_moves, engine))
+            self.found.players.append(player_row(self.place, side, names, len(self.kept), totals[side], all_moves, made))
 
 
-def _unplayed(action: Any) -> bool:
-    return isinstance(action, Roll) and action.note == "unplayed"
+def _limit_cube(facts: EngineMatch, games: list[GameReplay], rules: AnalysisRules) -> None:
+    """gnubg's cube decisions before rolls where the cube may not be doubled (at its limit): none."""
+    for out, game in zip(games, facts.games):
+        cubes = iter(step.cube for _, step in judged_steps(out) if step.kind == "move")
+        for action in game.actions:
+            if action.action == "move":
+                cube = next(cubes, None)
+                if cube is not None and not rules.may_double(cube):
+                    action.cube = None
 
 
 # why a game is not given to the engine: said of one game, and of several
@@ -240,7 +342,7 @@ LEFT_OUT = {
 
 
 def _left_out(out: GameReplay) -> str | None:
-    """Why a game is not given to the engine (a key of :data:`LEFT_OUT`), or None."""
+    """Why a game is not analysed (a key of :data:`LEFT_OUT`), or None."""
     errors = sum(issue.severity is Severity.ERROR for issue in (*out.issues, *out.game.issues))
     if errors or not out.checked:
         return "errors"
@@ -252,145 +354,3 @@ def _left_out(out: GameReplay) -> str | None:
     if any(first == second for first, second in zip(rolls, rolls[1:])):
         return "turn left out"
     return None
-
-
-def game_key(length: int, out: GameReplay) -> str:
-    """A game's key: its match length, score, Crawford flag and replay (its fingerprint), so
-    that the same game at the same score has the same analysis wherever it is found."""
-    digest = hashlib.sha256(f"{length} {out.score[0]} {out.score[1]} {int(out.crawford)}\n".encode())
-    digest.update(game_fingerprint(out))
-    return digest.hexdigest()[:16]
-
-
-class _GameRows:
-    """One game: the engine's actions paired with the replay's steps, and their rows."""
-
-    def __init__(self, work: _MatchWork, out: GameReplay, game: Any, engine: str) -> None:
-        self.work, self.out, self.game, self.engine = work, out, game, engine
-        self.key = game_key(work.length, out)
-        self.in_match = work.games.index(out) + 1
-
-    def pairs(self) -> Iterable[tuple[int, Step, EngineAction]]:
-        """(step number, step, engine action), checked to be the same action. What gnubg adds
-        (the take a beaver implies) and leaves out (a dance before a resignation) is allowed for."""
-        steps = [(index, step) for index, step in enumerate(self.out.steps, 1)
-                 if step.kind in ANALYSED and step.player is not None and not _unplayed(step.action)]  # fmt: skip
-        actions = [a for a in self.game.actions if a.action in ("move", "double", "take", "drop")]
-        at = 0
-        implied: list[EngineAction] = []  # takes gnubg adds, said at the step that follows them
-        for number, action in enumerate(actions):
-            if action.action == "take" and number and actions[number - 1].beaver and (at == len(steps) or steps[at][1].kind != "take"):
-                implied.append(action)  # the doubler's roll accepted the beaver: gnubg records a take the record does not write
-                continue
-            if at == len(steps):
-                raise EngineError(f"{self.engine} read more actions in game {self.out.game.index} than bgrecord wrote")
-            index, step = steps[at]
-            at += 1
-            for take in implied:
-                yield index, step, take
-            implied = []
-            same = _ENGINE_KIND[step.kind] == action.action and step.player == action.player
-            if same and step.kind == "move":
-                before = _before(step)
-                same = sorted(step.dice or ()) == sorted(action.dice or ()) and (
-                    action.position_id is None or before is None or before.id() == action.position_id)
-            if not same:
-                raise EngineError(f"{self.engine} read game {self.out.game.index}, move {step.action.number}, otherwise than bgrecord")
-            yield index, step, action
-        if implied or not all(_dance(step) for _, step in steps[at:]):  # a roll that could not be played, then the game resigned
-            raise EngineError(f"{self.engine} read game {self.out.game.index} otherwise than bgrecord (its end)")
-
-    def rows(self, rows: list[dict[str, Any]]) -> GameSums:
-        sums = GameSums(self.game.actual_result)
-        offered: EngineAction | None = None  # the double being answered, when analysed
-        for index, step, action in self.pairs():
-            player = action.player
-            if action.action == "move":
-                offered = None
-                if action.cube is not None:
-                    judged, _ = judge_no_double(action.cube)
-                    sums.players[player].add_cube(judged)
-                    if judged.counted:
-                        rows.append(self.row(index, step, "no double", judged, "no double"))
-                judged = judge_play(action.best_equity, action.played_equity, action.candidates)
-                sums.players[player].add_checker(judged)
-                if action.luck is not None:
-                    sums.luck(player, action.luck, action.luck_cost or 0.0)
-                rows.append(self.checker_row(index, step, action, judged))
-            elif action.action == "double":
-                if not action.beaver:  # gnubg analyses neither a beaver nor a raccoon: the first double stands
-                    offered = action if action.cube is not None else None
-                    if offered is not None and offered.cube is not None:
-                        judged = judge_double(offered.cube)
-                        sums.players[player].add_cube(judged)
-                        rows.append(self.row(index, step, "double", judged, "double"))
-            elif offered is not None and offered.cube is not None:  # a take or a pass, with the analysed double's equities
-                take = action.action == "take"
-                judged = judge_answer(offered.cube, take)
-                sums.players[player].add_cube(judged)
-                rows.append(self.row(index, step, "take" if take else "pass", judged, "take" if take else "pass"))
-                offered = None
-        return sums
-
-    def row(self, index: int, step: Step, kind: str, judged: Judged, made: str, dice: bool = False) -> dict[str, Any]:
-        work = self.work
-        position, state = step_state(step, self.out, work.match, work.rules.jacoby)
-        if not dice:
-            state = replace(state, dice=(0, 0))
-        names = self.out.game.names
-        player = step.player if step.player is not None else 0
-        return {
-            "file": work.found.path, "match_key": work.key, "match": work.number, "game": self.out.game.index,
-            "game_in_match": self.in_match, "game_key": self.key, "move": step.action.number, "step": index,
-            "player": player, "name": names[player], "kind": kind, "dice": None, "play": made, "best": judged.best,
-            "equity": judged.equity, "best_equity": judged.best_equity, "error": judged.error, "counted": judged.counted,
-            "mark": skill(judged.error), "category": judged.category, "candidates": None, "luck": None, "luck_cost": None,
-            "cube": step.cube, "position_id": position.id() if position is not None else None,
-            "match_id": state.id() if state.state is GameState.PLAYING else None, "plies": work.plies,
-        }  # fmt: skip
-
-    def checker_row(self, index: int, step: Step, action: EngineAction, judged: Judged) -> dict[str, Any]:
-        row = self.row(index, step, "checker", judged, notation(step.play) if step.play is not None else "", dice=True)
-        dice = step.dice or (0, 0)
-        row.update(dice=f"{max(dice)}{min(dice)}", best=_best_play(step, action), candidates=action.candidates,
-                   luck=action.luck, luck_cost=action.luck_cost)  # fmt: skip
-        return row
-
-
-def _dance(step: Step) -> bool:
-    return step.kind == "move" and (step.play is None or not step.play.play.moves)
-
-
-def _before(step: Step) -> Position | None:
-    """The position a roll is played from, from the mover's side."""
-    if step.before is None or step.player is None:
-        return None
-    return Position(step.before.sides, step.player)
-
-
-def _best_play(step: Step, action: EngineAction) -> str | None:
-    """The engine's best play in bgrecord's notation (``24/18 13/11``, ``bar/22*``): the play
-    made when it leads to the same position (whatever way the checkers went); "" for a dance."""
-    before = _before(step)
-    if before is None or step.dice is None:
-        return None
-    if not action.best:
-        return "" if action.candidates == 0 else None
-    error, legal = before.check_play(step.dice, Play.from_pairs(action.best))
-    if error is not None or legal is None:
-        return None
-    if step.play is not None and legal.position.sides == step.play.position.sides:
-        return notation(step.play)
-    return notation(legal)
-
-
-def _player_row(work: _MatchWork, side: int, names: tuple[str, str], sums: Sums, all_moves: int, engine: str) -> dict[str, Any]:
-    return {
-        "file": work.found.path, "match_key": work.key, "match": work.number, "player": side, "name": names[side],
-        "opponent": names[1 - side], "plies": work.plies, "engine": engine, "games": len(work.kept), "moves": sums.moves,
-        "checker_decisions": sums.checker_decisions, "checker_error": sums.checker_error,
-        "cube_decisions": sums.cube_decisions, "cube_error": sums.cube_error, "error": sums.error,
-        **derived(sums, all_moves), "luck": sums.luck, "luck_cost": sums.luck_cost, "actual_result": sums.actual_result,
-        "luck_adjusted_result": sums.luck_adjusted_result, "doubtful": sums.marks("doubtful"), "bad": sums.marks("bad"),
-        "very_bad": sums.marks("very bad"), **{column: sums.cube_counts[name] for name, column in CUBE_CATEGORIES.items()},
-    }  # fmt: skip

@@ -59,6 +59,8 @@ class GnubgEngine:
         self._process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self._log: IO[bytes] | None = None  # what gnubg says on standard error (a file with no name: nothing left behind)
+        self.version = ""  # gnubg's version and its analysis thresholds, as its script reads them at start
+        self.thresholds: dict[str, float] = {}
 
     # --- the process ---
 
@@ -77,7 +79,14 @@ class GnubgEngine:
         if not reply.get("ready"):
             self._stop()
             raise EngineError("gnubg did not start its analysis script")
+        self.version, self.thresholds = _settings(reply)
         return process
+
+    def settings(self) -> tuple[str, dict[str, float]]:
+        """gnubg's version and its default analysis thresholds (gnubg started when it is not)."""
+        if self._process is None or self._process.poll() is not None:
+            self._start()
+        return self.version, self.thresholds
 
     def _stop(self) -> None:
         process, self._process = self._process, None
@@ -165,9 +174,9 @@ class GnubgEngine:
 
     # --- a match ---
 
-    def analyse(self, mat: str, plies: int, jacoby: bool) -> EngineMatch:
+    def analyse(self, mat: str, plies: int, jacoby: bool, cube: bool = True) -> EngineMatch:
         process = self._process if self._process is not None and self._process.poll() is None else self._start()
-        request = json.dumps({"mat": mat, "plies": plies, "jacoby": jacoby}) + "\n"
+        request = json.dumps({"mat": mat, "plies": plies, "jacoby": jacoby, "cube": cube}) + "\n"
         assert process.stdin is not None
         try:
             process.stdin.write(request.encode())
@@ -182,6 +191,15 @@ class GnubgEngine:
             return _match(reply)
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError(f"gnubg's reply could not be read ({type(exc).__name__}: {exc})") from None
+
+
+def _settings(reply: dict[str, Any]) -> tuple[str, dict[str, float]]:
+    """The version and thresholds the script read from gnubg (an older script, or another
+    program, says neither: "" and none)."""
+    version = reply.get("version")
+    found = reply.get("thresholds")
+    thresholds = {str(k): float(v) for k, v in found.items() if isinstance(v, (int, float))} if isinstance(found, dict) else {}
+    return (str(version)[:40] if isinstance(version, str) else ""), thresholds
 
 
 def _pairs(moves: Any) -> tuple[tuple[int, int], ...]:

@@ -2,12 +2,15 @@
 imported by bgrecord: bgrecord talks to it through the process's standard streams.
 
 Requests come on standard input, one JSON object a line: ``{"mat": TEXT, "plies": N,
-"jacoby": bool}``. For each, the match (a .mat text, written to a temporary file for gnubg's
-``import mat`` and removed as soon as it is read) is imported, analysed and its facts written on
+"jacoby": bool, "cube": bool}`` (``cube`` false: no cube decision is analysed). For each, the
+match (a .mat text, written to a temporary file for gnubg's ``import mat`` and removed as soon
+as it is read) is imported, analysed and its facts written on
 standard output as one line ``@bgrecord {json}``: per game, per action, what GNU Backgammon
 found (equities already normalised to money equity, EMG) and the match state it judged the
 action in; and gnubg's own statistics of each game and of the match, to check against. The
-first line is ``@bgrecord {"ready": VERSION}``. Every other line on standard output (gnubg's
+first line is ``@bgrecord {"ready": true, "version": V, "thresholds": {...}}``: gnubg's
+version and its analysis thresholds (its defaults: its start-up files are not read), as its
+``show version`` and ``show analysis`` say them. Every other line on standard output (gnubg's
 own messages) is to be ignored; the script sends gnubg's output to standard error.
 
 It computes nothing bgrecord computes (errors, totals, ratings): only what needs gnubg's
@@ -17,8 +20,10 @@ winning chances). It does not check the match: bgrecord has.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import re
 import struct
 import sys
 import tempfile
@@ -28,7 +33,8 @@ import gnubg
 
 _FLOAT = struct.Struct("f")
 SIDE = {"X": 0, "O": 1}
-THRESHOLDS = {"doubtful": 0.04, "bad": 0.06, "very bad": 0.12}  # gnubg 1.07's defaults, pinned
+_THRESHOLD = re.compile(r"^\s*-(\d+\.\d+) (doubtful|bad|very bad)\s*$", re.M)
+_VERSION = re.compile(r"GNU Backgammon (\d[\w.]*)")
 
 
 def f32(value: float) -> float:
@@ -162,6 +168,7 @@ def analyse(request: dict[str, Any]) -> dict[str, Any]:
     for kind in ("chequerplay", "cubedecision"):
         gnubg.command(f"set analysis {kind} evaluation plies {plies}")
     gnubg.command("set jacoby " + ("on" if request.get("jacoby") else "off"))
+    gnubg.command("set cube use " + ("on" if request.get("cube", True) else "off"))
     handle, path = tempfile.mkstemp(prefix="bgrecord-", suffix=".mat")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
@@ -179,6 +186,32 @@ def analyse(request: dict[str, Any]) -> dict[str, Any]:
             "games": [game_facts(length, game) for game in match.get("games") or ()], "stats": match.get("stats") or {}}  # fmt: skip
 
 
+def said(*commands: str) -> str:
+    """What gnubg writes on its standard output for ``commands`` (its C buffers flushed)."""
+    libc = ctypes.CDLL(None)
+    with tempfile.TemporaryFile() as out:
+        sys.stdout.flush()
+        libc.fflush(None)
+        saved = os.dup(1)
+        os.dup2(out.fileno(), 1)
+        try:
+            for command in commands:
+                gnubg.command(command)
+            libc.fflush(None)
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        out.seek(0)
+        return out.read().decode("utf-8", "replace")
+
+
+def settings() -> dict[str, Any]:
+    """gnubg's version and its analysis thresholds (the error above which a decision is so marked)."""
+    text = said("show version", "show analysis")
+    version = _VERSION.search(text)
+    return {"version": version.group(1) if version else "", "thresholds": {name: float(value) for value, name in _THRESHOLD.findall(text)}}
+
+
 def main() -> None:
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # gnubg's own messages go to standard error, never between the replies
@@ -186,9 +219,7 @@ def main() -> None:
                     "set analysis luck on", "set cube use on", "set variation standard", "set display off",
                     "set confirm new off", "set confirm save off"):  # never a question: standard input holds the requests  # fmt: skip
         gnubg.command(command)
-    for name, value in THRESHOLDS.items():
-        gnubg.command(f"set analysis threshold {name.replace(' ', '')} {value}")
-    replies.write("@bgrecord " + json.dumps({"ready": True}) + "\n")
+    replies.write("@bgrecord " + json.dumps({"ready": True, **settings()}) + "\n")
     replies.flush()
     for line in sys.stdin:
         if not line.strip():

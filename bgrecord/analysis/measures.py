@@ -26,8 +26,9 @@ def f32(value: float) -> float:
     return float(_FLOAT.unpack(_FLOAT.pack(value))[0])
 
 
-# gnubg 1.07's thresholds (pinned in the engine's settings too): an error above one marks a decision
-SKILLS = (("very bad", f32(0.12)), ("bad", f32(0.06)), ("doubtful", f32(0.04)))
+# stock gnubg 1.07.001's thresholds (what its ``show analysis`` says): an error above one marks a
+# decision. The thresholds of an analysis are those of the gnubg run (:class:`Thresholds`)
+STOCK_THRESHOLDS = {"doubtful": 0.03, "bad": 0.06, "very bad": 0.12}
 CLOSE = f32(0.16)  # a cube decision is close when doubling costs less than this (gnubg: isCloseCubedecision)
 # gnubg's rating of an error per decision (EMG): the label of the first bound it is below
 RATINGS = ((f32(0.002), "Supernatural"), (f32(0.005), "World class"), (f32(0.008), "Expert"), (f32(0.012), "Advanced"),
@@ -36,9 +37,31 @@ AWFUL = "Awful!"
 MARKS = ("doubtful", "bad", "very bad")
 
 
-def skill(error: float) -> str | None:
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """The errors (EMG) above which a decision is marked doubtful, bad, very bad."""
+
+    doubtful: float = STOCK_THRESHOLDS["doubtful"]
+    bad: float = STOCK_THRESHOLDS["bad"]
+    very_bad: float = STOCK_THRESHOLDS["very bad"]
+
+    @classmethod
+    def of(cls, found: dict[str, float]) -> Thresholds:
+        """The thresholds an engine said (``doubtful``, ``bad``, ``very bad``), the stock ones where it said none."""
+        values = {**STOCK_THRESHOLDS, **{name: value for name, value in found.items() if name in STOCK_THRESHOLDS}}
+        return cls(values["doubtful"], values["bad"], values["very bad"])
+
+    def mark(self, error: float) -> str | None:
+        """gnubg's mark of a decision that cost ``error`` (EMG, not negative): None when unmarked."""
+        for name, bound in (("very bad", self.very_bad), ("bad", self.bad), ("doubtful", self.doubtful)):
+            if error > f32(bound):
+                return name
+        return None
+
+
+def skill(error: float, thresholds: Thresholds = Thresholds()) -> str | None:
     """gnubg's mark of a decision that cost ``error`` (EMG, not negative): None when unmarked."""
-    return next((name for name, bound in SKILLS if error > bound), None)
+    return thresholds.mark(error)
 
 
 def rating(error_per_decision: float | None) -> str | None:
@@ -83,6 +106,7 @@ class Judged:
     equity: float | None = None  # of the choice made (the chooser's side)
     best_equity: float | None = None
     best: str | None = None  # of a cube decision: the best choice in words
+    mark: str | None = None  # doubtful, bad, very bad (set by the counting, with its thresholds)
 
 
 def judge_no_double(cube: CubeEquities) -> tuple[Judged, bool]:
@@ -182,20 +206,16 @@ class Sums:
         if judged.counted:
             self.checker_decisions += 1
             self.checker_error = f32(self.checker_error + judged.error)
-        self._mark(self.checker_marks, judged.error)
+        if judged.mark is not None:
+            self.checker_marks[judged.mark] += 1
 
     def add_cube(self, judged: Judged) -> None:
         self.cube_decisions += judged.counted
         if judged.category is not None:
             self.cube_counts[judged.category] += 1
             self.cube_errors[judged.category] = f32(self.cube_errors[judged.category] + judged.error)
-        self._mark(self.cube_marks, judged.error)
-
-    @staticmethod
-    def _mark(marks: dict[str, int], error: float) -> None:
-        mark = skill(error)
-        if mark is not None:
-            marks[mark] += 1
+        if judged.mark is not None:
+            self.cube_marks[judged.mark] += 1
 
     def marks(self, name: str) -> int:
         """Decisions marked ``name`` (doubtful, bad, very bad): plays and cube decisions."""

@@ -1,11 +1,15 @@
 """Analyses kept in an archive's database (made by ``bgrecord index``, or by ``bgrecord analyze
 -o archive.db``): the three tables of ``analyze`` as ``decisions``, ``analysis_players`` and
-``analysis_matches``, keyed by the match's content (``match_key``) and the plies. A match
-found again at the same plies, in any file, is not analysed again; ``find`` shows the error
-made at each occurrence of a position (:mod:`bgrecord.tables.search` reads it there).
+``analysis_matches``, keyed by the match's content (``match_key``) and who analysed it at what
+depth (``engine``: ``gnubg 0ply``, ``xg 3ply``). A match found again, in any file, is not
+analysed again when its kept analysis was made under the same settings (the engine and its
+depth, its version, the rules, the thresholds: :func:`bgrecord.analysis.files.cache_key`);
+``find`` shows the error made at each occurrence of a position (:mod:`bgrecord.tables.search`
+reads it there).
 
-What it does not do: keep two analyses of one match at the same plies (the newer replaces
-the older), or analyse (:mod:`bgrecord.analysis.files` does).
+What it does not do: keep two analyses of one match by one engine at one depth (the newer
+replaces the older), or analyse (:mod:`bgrecord.analysis.files` does). Tables of an older
+bgrecord (other columns) are made again: their analyses are done again.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ FROM_TABLE = {"decisions": "decisions", "players": "analysis_players", "matches"
 
 
 def known(target: str | Path, plies: int) -> frozenset[str]:
-    """The keys of the matches analysed at ``plies`` in the index at ``target`` (none when
-    it does not exist or holds no analysis)."""
+    """The analyses at ``plies`` the index at ``target`` holds, each as its match and settings
+    (:func:`bgrecord.analysis.files.cache_key`; none when it does not exist or holds no analysis)."""
     if not Path(target).is_file() or not Path(target).stat().st_size:  # an empty file: a new database
         return frozenset()
     from bgrecord.tables.storage import engine_failure, is_engine_error
@@ -38,18 +42,29 @@ def known(target: str | Path, plies: int) -> frozenset[str]:
 
 
 def _known(target: str | Path, plies: int) -> frozenset[str]:
+    from bgrecord.analysis.files import cache_key
+
     database = Database(target, read_only=True)
     try:
-        names = database.names()
-        if not database.is_index() or "decisions" not in names:
+        if not database.is_index() or "analysis_matches" not in database.names() or not _current(database):
             return frozenset()
-        rows = database.query("SELECT DISTINCT match_key FROM decisions WHERE plies = ? AND match_key IS NOT NULL", [plies])
-        if "analysis_matches" in names:  # a match whose games all have errors has no decision, and is analysed all the same
-            rows += database.query("SELECT DISTINCT match_key FROM analysis_matches WHERE plies = ? AND problem IS NULL "
-                                   "AND match_key IS NOT NULL", [plies])  # fmt: skip
-        return frozenset(str(key) for (key,) in rows)
+        columns = ("match_key", "engine", "engine_version", "rules", "threshold_doubtful", "threshold_bad", "threshold_very_bad")
+        rows = database.query(f"SELECT DISTINCT {', '.join(columns)} FROM analysis_matches WHERE plies = ? AND problem IS NULL "
+                              "AND match_key IS NOT NULL", [plies])  # fmt: skip
+        return frozenset(cache_key(key, engine, version, rules, tuple(thresholds)) for key, engine, version, rules, *thresholds in rows)
     finally:
         database.close()
+
+
+def _columns(database: Database, table: str) -> list[str]:
+    cursor = database.connection.execute(f"SELECT * FROM {table} LIMIT 0")
+    return [column[0] for column in cursor.description]
+
+
+def _current(database: Database) -> bool:
+    """Whether the analysis tables the database holds have this bgrecord's columns."""
+    names = database.names()
+    return all(_columns(database, table) == list(columns) for table, columns in STORED.items() if table in names)
 
 
 class Store:
@@ -58,22 +73,26 @@ class Store:
 
     def __init__(self, database: Database) -> None:
         self.database = database
-        # (table, match key, plies) written in this run -> the (file, match) they were written from
-        self.written: dict[tuple[str, str, int], tuple[str, int]] = {}
+        # (table, match key, engine) written in this run -> the (file, match) they were written from
+        self.written: dict[tuple[str, str, str], tuple[str, int]] = {}
+        if not _current(database):  # an older bgrecord's tables: made again (their analyses' settings are not known)
+            for table in STORED:
+                database.execute(f"DROP TABLE IF EXISTS {table}")
         for table, columns in STORED.items():
             database.create_table(table, columns)
 
     def add(self, table: str, rows: list[dict[str, Any]]) -> None:
-        """Rows of ``table`` (``decisions``, ``players`` or ``matches``). A match's rows replace
-        those stored before; a copy of a match met again in the same run is kept once."""
+        """Rows of ``table`` (``decisions``, ``players`` or ``matches``). A match's rows by one
+        engine at one depth replace those stored before; a copy of a match met again in the
+        same run is kept once."""
         name = FROM_TABLE[table]
         kept = []
         for row in rows:
-            if row.get("match_key") is None:
+            if row.get("match_key") is None or row.get("engine") is None:  # not analysed: nothing to keep
                 continue
-            key, origin = (name, row["match_key"], row["plies"]), (row["file"], row["match"])
+            key, origin = (name, row["match_key"], row["engine"]), (row["file"], row["match"])
             if key not in self.written:
-                self.database.execute(f"DELETE FROM {name} WHERE match_key = ? AND plies = ?", list(key[1:]))
+                self.database.execute(f"DELETE FROM {name} WHERE match_key = ? AND engine = ?", list(key[1:]))
                 self.written[key] = origin
             if self.written[key] == origin:
                 kept.append(row)
@@ -88,6 +107,29 @@ def storing(target: str | Path, waiting: Callable[[], None] | None = None) -> It
         yield Store(database)
         database.execute("DROP INDEX IF EXISTS decisions_by_match")
         database.execute("CREATE INDEX decisions_by_match ON decisions (match_key, game_in_match, step)")
+
+
+@contextlib.contextmanager
+def reading(path: str | Path, needs: Iterable[str] = ("decisions",)) -> Iterator[Database]:
+    """The database at ``path``, open to read its analysis (it must hold the tables ``needs``).
+    Raises ``ValueError`` (no such database, or no analysis in it) and, for a file that is not
+    a database, :class:`~bgrecord.tables.storage.DatabaseError` in one line."""
+    from bgrecord.tables.storage import engine_failure, is_engine_error
+
+    if not Path(path).is_file():
+        raise ValueError(f"{path}: no such database")
+    try:
+        database = Database(path, read_only=True)
+        try:
+            if not set(needs) <= database.names():
+                raise ValueError(f"{path}: holds no analysis (bgrecord analyze -o {path} puts one there)")
+            yield database
+        finally:
+            database.close()
+    except Exception as exc:
+        if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
+            raise engine_failure(path, exc) from None
+        raise
 
 
 def table_kind(columns: Iterable[str]) -> str | None:

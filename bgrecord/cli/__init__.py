@@ -18,6 +18,7 @@ from bgrecord.cli.common import Failure, worker_count
 from bgrecord.cli.converting import convert
 from bgrecord.cli.database import find, index
 from bgrecord.cli.replaying import replay_command
+from bgrecord.cli.reporting import report
 from bgrecord.cli.tables import stats
 from bgrecord.escapes import cut
 from bgrecord.extras import MissingExtra
@@ -51,7 +52,7 @@ def main() -> None:
     """Read, re-validate, replay and mine backgammon match records."""
 
 
-for command in (analyze, board, convert, demo, find, index, read, replay_command, stats, validate):
+for command in (analyze, board, convert, demo, find, index, read, replay_command, report, stats, validate):
     main.add_command(command)
 
 

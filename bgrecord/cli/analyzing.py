@@ -1,4 +1,5 @@
-"""``bgrecord analyze``: every decision's error and every roll's luck, through GNU Backgammon."""
+"""``bgrecord analyze``: every decision's error and every roll's luck, from the analysis a record
+holds (eXtreme Gammon's, GNU Backgammon's SGF, OGXM's) or through GNU Backgammon."""
 
 from __future__ import annotations
 
@@ -32,18 +33,32 @@ def plies_option(command: Any) -> Any:
                              "and stronger.")(command)  # fmt: skip
 
 
+def engine_option(command: Any) -> Any:
+    return click.option("--engine", type=click.Choice(["auto", "recorded", "gnubg"]), default="auto", show_default=True,
+                        help="Whose analysis: auto (the one the record holds, where it holds one: eXtreme Gammon's in .xg, GNU "
+                             "Backgammon's in its SGF, an OGXM producer's; GNU Backgammon's where not), recorded (only those the "
+                             "records hold: no engine is run, a match without one is not analysed) or gnubg (GNU Backgammon "
+                             "analyses every match).")(command)  # fmt: skip
+
+
+def timeout_option(command: Any) -> Any:
+    return click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
+                        help="The longest GNU Backgammon may take over one match; a match that takes longer is not "
+                             "analysed (one error), and the run goes on.")(command)  # fmt: skip
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "decisions_out", required=True, metavar="FILE",
               help="Where to write the decisions table (- for standard output), or a database (.duckdb, .sqlite) to "
-                   "keep the three tables in, where a match already analysed at these plies is not analysed again.")  # fmt: skip
+                   "keep the three tables in, where a match gnubg already analysed under the same settings (plies, "
+                   "version, rules) is not analysed again.")  # fmt: skip
 @click.option("--players", "players_out", metavar="FILE", help="Where to write the players table (one row a player of a match); "
               "needed unless -o is a database.")  # fmt: skip
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
 @plies_option
-@click.option("--timeout", type=click.FloatRange(1), default=600, show_default=True, metavar="SECONDS",
-              help="The longest GNU Backgammon may take over one match; a match that takes longer is not analysed "
-                   "(one error), and the run goes on.")  # fmt: skip
+@engine_option
+@timeout_option
 @click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
               help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
                    "(the decisions table as a folder of Parquet files partitioned by source folder); by default from each "
@@ -54,22 +69,22 @@ def plies_option(command: Any) -> Any:
 @overwrite_option
 @quiet_option
 def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None, matches_out: str | None, plies: int,
-            timeout: float, table_format: str | None, rules: str | None, jobs: int, scheduler: str | None, overwrite: bool,
-            quiet: bool) -> None:  # fmt: skip
-    """Every decision's error and every roll's luck, through GNU Backgammon: tables.
+            engine: str, timeout: float, table_format: str | None, rules: str | None, jobs: int, scheduler: str | None,
+            overwrite: bool, quiet: bool) -> None:  # fmt: skip
+    """Every decision's error and every roll's luck, the records' own or gnubg's: tables.
 
-    Each match is read and replayed by bgrecord, and its games without errors are analysed by
-    GNU Backgammon (gnubg, run as a program: it must be installed), as gnubg itself would:
-    the players' totals are gnubg's own statistics. A game with errors is left out (said once);
-    a match gnubg cannot analyse (it crashes, or takes longer than --timeout) is one error, and
-    the next match is analysed. Tables: decisions (one row a checker play, close or actual cube
-    decision), players (one row a player of a match: errors, error rate, PR, luck, rating),
-    matches. Columns and definitions: docs/analysis.md. Each table is written to a temporary
-    file and renamed into place when complete.
+    Each match is read and replayed by bgrecord. Its games without errors are analysed by the
+    analysis the record holds (eXtreme Gammon's, GNU Backgammon's SGF, OGXM's: read, no engine
+    is run), or by GNU Backgammon (gnubg, run as a program: it must be installed), as gnubg
+    itself would: the players' totals are gnubg's own statistics. Decisions are counted as the
+    engine that made the analysis counts them (XG's PR for XG's). A game with errors is left out
+    (said once); a match gnubg cannot analyse (it crashes, or takes longer than --timeout) is one
+    error, and the next match is analysed. Tables: decisions (one row a checker play, close or
+    actual cube decision), players (one row a player of a match: errors, error rate, PR, luck,
+    rating), matches. Columns and definitions: docs/analysis.md. Each table is written to a
+    temporary file and renamed into place when complete.
     """
-    from bgrecord.analysis.engine import EngineMissing
     from bgrecord.analysis.files import analyse_file, close_engines, failed_analysis
-    from bgrecord.analysis.gnubg import find_gnubg
     from bgrecord.analysis.tables import TABLES
     from bgrecord.outputs import OutputError, check_target
     from bgrecord.tables.export import DatasetWriter, TableWriter, needs
@@ -80,8 +95,8 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         raise click.UsageError("give --players FILE for the players table (or -o a database, which holds every table)")
     outputs = [(path, kind) for path, kind in ((decisions_out, "decisions"), (players_out, "players"), (matches_out, "matches")) if path]
     inputs = gather(paths)
+    engine, settings, wanted = start_engine(engine, timeout)
     try:
-        find_gnubg()
         for path, kind in outputs:
             if kind == "decisions" and database:
                 _check_database(path, inputs.files)
@@ -92,8 +107,6 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
             check_target(path, inputs.files, overwrite, folder=fmt == "dataset")
             needs(fmt)
     except (OutputError, ImportError, ValueError) as exc:
-        fail(str(exc))
-    except EngineMissing as exc:
         fail(str(exc))
     inputs.report()
     known: frozenset[str] = frozenset()
@@ -106,7 +119,9 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
             fail(str(exc))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     workers = jobs or max(1, min(cores, len(inputs.files)))  # gnubg's work outweighs a worker's start from two files
-    report = _Report()
+    if workers > 1 or scheduler:
+        close_engines()  # the gnubg asked for its settings: the workers run their own
+    report = RunReport()
     try:
         with contextlib.ExitStack() as stack:
             writers: list[tuple[str, Any]] = []
@@ -126,7 +141,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
                 else:
                     writers.append((kind, stack.enter_context(TableWriter(path, fmt, TABLES[kind]))))
             batches = _Batches(writers)
-            arguments = (plies, rules, "gnubg", timeout, known)
+            arguments = (plies, rules, engine, timeout, known, settings)
             for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2),
                                    batch=1, failed=failed_analysis):  # fmt: skip
                 report.add(found)
@@ -138,7 +153,30 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         close_engines()  # this process's gnubg (the command ends without the interpreter's exit handlers)
     if not quiet:
         click.echo(report.summary(len(inputs.files), one_line(decisions_out)), err=True)
-    inputs.exit(report.failed, report.skipped > 0)
+        for line in report.players.lines():
+            click.echo(line, err=True)
+    inputs.exit(report.failed or (wanted and report.left_out > 0), report.skipped > 0 or report.left_out > 0)
+
+
+def start_engine(engine: str, timeout: float) -> tuple[str, tuple[str, dict[str, float]] | None, bool]:
+    """The analysis a run makes, and gnubg's version and thresholds for every match of it (None
+    for the records' analyses only); True when gnubg was wanted and is not there (a match it
+    would have analysed is then a failure). Fails the run when gnubg is asked for alone and
+    is missing, or does not start."""
+    from bgrecord.analysis.engine import EngineError, EngineMissing
+    from bgrecord.analysis.files import gnubg_settings
+
+    if engine == "recorded":
+        return engine, None, False
+    try:
+        return engine, gnubg_settings(timeout), False
+    except EngineMissing as exc:
+        if engine == "gnubg":
+            fail(str(exc))
+        click.echo(f"bgrecord: only the analyses the records hold are read: {one_line(str(exc))}", err=True)
+        return "recorded", None, True
+    except EngineError as exc:
+        fail(f"gnubg does not start: {exc}")
 
 
 def _waiting(target: str) -> None:
@@ -186,12 +224,15 @@ class _Batches:
             rows.clear()
 
 
-class _Report:
+class RunReport:
     """What the run did, told as it goes (on standard error) and summed up at the end."""
 
     def __init__(self) -> None:
-        self.matches = self.failures = self.skipped = self.cached = self.decisions = 0
+        from bgrecord.report.text import RunSummary
+
+        self.matches = self.failures = self.skipped = self.cached = self.decisions = self.left_out = 0
         self.failed = False
+        self.players = RunSummary()  # said after the summary: each player, or the archive's players table head
 
     def add(self, found: Any) -> None:
         if found.problem:
@@ -206,14 +247,16 @@ class _Report:
         self.skipped += found.skipped_games
         self.cached += found.cached
         self.matches += sum(1 for row in found.matches if row["games_analysed"])
+        self.left_out += sum(1 for row in found.matches if row["problem"]) - len(found.failures)
         self.decisions += len(found.decisions)
+        self.players.add(found.players)
 
     def summary(self, files: int, target: str) -> str:
         parts = [f"{count(files, 'file')}, {count(self.matches, 'match', 'matches')} analysed"]
         if self.cached:
             parts.append(f"{count(self.cached, 'match', 'matches')} analysed before")
-        if self.failures:
-            parts.append(f"{count(self.failures, 'match', 'matches')} not analysed")
+        if self.failures or self.left_out:
+            parts.append(f"{count(self.failures + self.left_out, 'match', 'matches')} not analysed")
         if self.skipped:
             parts.append(f"{count(self.skipped, 'game')} with errors left out")
         return f"{', '.join(parts)}: {count(self.decisions, 'decision')} -> {target}"

@@ -28,6 +28,10 @@ T = TypeVar("T")
 @click.option("--board", "board", type=click.Choice(["ascii", "words", "none"]), default="ascii", show_default=True,
               help="text: the board after each step as GNU Backgammon draws it, in words (for a screen reader), or none.")
 @click.option("--no-board", is_flag=True, help="The same as --board none.")
+@click.option("--points-from", "points_from", type=click.Choice(["roll", "left", "right"]), default="roll", show_default=True,
+              help="Whose side the points are numbered from in words (each play, the board in words, one point, the "
+                   "best play): the player on roll (each play its mover's, as records write them), or the left or right "
+                   "player's, kept fixed. The HTML page starts from it.")  # fmt: skip
 @click.option("-o", "--output-file", "target", metavar="FILE", help="Write here instead of standard output.")
 @overwrite_option
 @click.option("--interactive", "-i", is_flag=True, help="Step through one record with the keyboard (the keys: docs/cli.md, or ? in the viewer).")
@@ -38,8 +42,9 @@ T = TypeVar("T")
               "and show each step's error and luck.")  # fmt: skip
 @plies_option
 @rules_option()
-def replay_command(paths: tuple[str, ...], game: int | None, output: str, board: str, no_board: bool, target: str | None,
-                   overwrite: bool, interactive: bool, analysis: str | None, analyze: bool, plies: int, rules: str | None) -> None:
+def replay_command(paths: tuple[str, ...], game: int | None, output: str, board: str, no_board: bool, points_from: str,
+                   target: str | None, overwrite: bool, interactive: bool, analysis: str | None, analyze: bool, plies: int,
+                   rules: str | None) -> None:  # fmt: skip
     """Replay match files step by step, for people and for programs.
 
     PATHS are files or folders (searched for match files), or - for standard input; records are
@@ -67,29 +72,37 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     if analysis and analyze:
         raise click.UsageError("--analysis reads an analysis, --analyze makes one: give one of them")
     annotate = _annotations(analysis, analyze, files, plies, rules)
+    viewpoint = {"roll": None, "left": 0, "right": 1}[points_from]
     tally = _Tally()
     if interactive:
         from bgrecord.cli.streams import stdin_closed
         from bgrecord.show.viewer import run
 
-        if stdin_closed():
+        if files[0] != STDIN and stdin_closed():
             fail("standard input is closed: the viewer reads its keys there")
-
-        listed = _held(files[0], _records(files[0], game, rules, tally, False, lambda record: record, annotate))
+        listed = _held(files[0], _records(files[0], game, rules, tally, False, lambda record: record, annotate, viewpoint))
         _no_game(files[0], game, listed)
-        run(listed)
+        if files[0] != STDIN:
+            run(listed, viewpoint=viewpoint)
+            return
+        try:  # the record came on standard input: the keys come from the terminal
+            keys = open("/dev/tty", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            fail(f"the record came on standard input, and there is no terminal to read the keys from (/dev/tty: {exc.strerror or exc})")
+        with keys:
+            run(listed, keys, viewpoint=viewpoint)
         return
     produced = 0
     try:
         with atomic_output(target or "-") as out:
             for name in files:
                 if output == "html":
-                    produced += _page(out, name, game, rules, tally, annotate)
+                    produced += _page(out, name, game, rules, tally, annotate, viewpoint)
                     continue
                 if len(files) > 1 and output == "text":
                     out.write(shown(f"== {one_line(name)} ==\n"))
-                said = functools.partial(_said, output=output, board=board, path=name)
-                for text in _records(name, game, rules, tally, output == "jsonl", said, annotate):
+                said = functools.partial(_said, output=output, board=board, path=name, viewpoint=viewpoint)
+                for text in _records(name, game, rules, tally, output == "jsonl", said, annotate, viewpoint):
                     out.write(shown(text))  # a file of text is read at a terminal too
                     produced += 1
     except OutputError as exc:
@@ -117,7 +130,7 @@ class _Tally:
 
 
 def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogids: bool, said: Callable[[Any], T],
-             annotate: Any = None) -> Iterator[T]:  # fmt: skip
+             annotate: Any = None, viewpoint: int | None = None) -> Iterator[T]:  # fmt: skip
     """Each step of the file, as ``said`` makes it (inside the file's barrier: whatever fails,
     in the replay or in the saying, is that file's ``internal`` issue); a file that cannot be
     read is said in a line, and the run goes on."""
@@ -128,7 +141,7 @@ def _records(name: str, game: int | None, rules: str | None, tally: _Tally, ogid
         tally.append(issue)
         click.echo(f"bgrecord: {one_line(name)}: {issue.message}", err=True)
 
-    steps = step_records(source_of(name), game, rules, tally, ogids=ogids, annotate=annotate)
+    steps = step_records(source_of(name), game, rules, tally, ogids=ogids, annotate=annotate, viewpoint=viewpoint)
     try:
         yield from guarded_steps(name, (said(record) for record in steps), failed)
     except OSError as exc:
@@ -147,12 +160,12 @@ def _held(name: str, records: Iterator[Any]) -> list[Any]:
     return listed
 
 
-def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _Tally, annotate: Any) -> int:
+def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _Tally, annotate: Any, viewpoint: int | None) -> int:
     """The HTML page of one file; how many steps it shows."""
     from bgrecord.replay.validate import guarded
     from bgrecord.show.htmlpage import page
 
-    listed = _held(name, _records(name, game, rules, tally, False, lambda record: record, annotate))
+    listed = _held(name, _records(name, game, rules, tally, False, lambda record: record, annotate, viewpoint))
     if tally.unread:
         return 0
     _no_game(name, game, listed)
@@ -162,7 +175,7 @@ def _page(out: IO[str], name: str, game: int | None, rules: str | None, tally: _
         click.echo(f"bgrecord: {one_line(name)}: {issue.message}", err=True)
         return ""
 
-    out.write(shown(guarded(name, lambda: page(Path(name).name if name != STDIN else "stdin", listed), failed)))
+    out.write(shown(guarded(name, lambda: page(Path(name).name if name != STDIN else "stdin", listed, viewpoint), failed)))
     return len(listed)
 
 
@@ -209,10 +222,10 @@ def _no_game(name: str, game: int | None, records: list[Any]) -> None:
     raise Nothing(f"{name}: no game to replay (bgrecord validate {name} says why)")
 
 
-def _said(record: Any, output: str, board: str, path: str) -> str:
+def _said(record: Any, output: str, board: str, path: str, viewpoint: int | None = None) -> str:
     """A step as text (its lines) or as a JSON line."""
     if output == "jsonl":
         return json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + "\n"
     from bgrecord.show.textreplay import text_lines
 
-    return "\n".join(text_lines(record, board)) + "\n"
+    return "\n".join(text_lines(record, board, viewpoint)) + "\n"

@@ -7,7 +7,9 @@ plies become the actions the replay checks. White is player 0 (the left column o
 file), Black player 1; a ply's ``color`` is 1 for White, 0 for Black. Steps are ``from`` (one
 fixed frame: 0 White's bar, 25 Black's; White moves up, Black down) and ``pips``. A
 corrupt member is one error at its byte offset, and reading goes on with the next member.
-A location is the ply's number in its game (``unit`` "ply").
+A location is the ply's number in its game (``unit`` "ply"). A ply's analysis record is kept
+beside its game as the codec gives it (``game.analysis``), and the match's ``analysis_info``
+(who analysed it) with the match: the analysis layer reads them.
 
 What this module does not check: the rules (the replay does).
 """
@@ -53,7 +55,7 @@ def _player(color: Any) -> int | None:
     return {1: 0, 0: 1}.get(color) if isinstance(color, int) and not isinstance(color, bool) else None
 
 
-def _steps(player: int, moves: Any) -> list[tuple[int, int]] | None:
+def ply_steps(player: int, moves: Any) -> list[tuple[int, int]] | None:
     """OGXM steps (fixed frame ``from`` and ``pips``) as (source, target) in the mover's
     numbering; None when a step is not on the board."""
     found = []
@@ -94,6 +96,9 @@ class _Reader:
         if isinstance(limit, int) and 1 <= limit <= 1 << 15:
             tags.append(("CubeLimit", str(limit)))
         match.tags = [Tag(key, encodable(str(value)), 1) for key, value in tags if value not in (None, "")]
+        info = doc.get("analysis_info")
+        if isinstance(info, dict):
+            match.analysis = {"engine": "ogxm", **info}
         if self.member > 1:
             match.tags.append(Tag("Stream member", f"{self.member} (byte {self.offset})", 1))
         if variant not in ("backgammon", "nackgammon", 0, 1):
@@ -135,6 +140,8 @@ class _Reader:
                 break
             action = self.action(game, number, ply) if isinstance(ply, dict) else None
             if action is not None:
+                if isinstance(ply.get("analysis"), dict):
+                    game.analysis[len(game.actions)] = ply["analysis"]
                 game.actions.append(action)
         winner, points = _player_of_winner(data.get("winner")), data.get("points_won")
         if winner is not None and isinstance(points, int) and 0 < points <= 3 << 15:
@@ -152,7 +159,7 @@ class _Reader:
             if player is None or dice != DICE_IDS[kind] and dice[::-1] != DICE_IDS[kind]:
                 self.issue(game, f"a roll of {quoted(dice)} for action {kind}, by color {quoted(ply.get('color'))}", number)
                 return None
-            steps = _steps(player, ply.get("moves"))
+            steps = ply_steps(player, ply.get("moves"))
             if steps is None:
                 self.issue(game, "a step that is not on the board", number)
                 return None

@@ -12,7 +12,7 @@ may have no take: the replay finds out. Records only say what the file says.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 from bgrecord.formats.issues import Issue
 
@@ -144,6 +144,9 @@ class GameRecord:
     properties: dict[str, tuple[str, ...]] = field(default_factory=dict)  # SGF root properties
     raw: str = ""  # the game's text as in the file, line endings included
     issues: list[Issue] = field(default_factory=list)
+    # the analysis the file stores (eXtreme Gammon's, GNU Backgammon's SGF, OGXM's), as the file
+    # says it: by the index in ``actions`` of the action it judges; its meaning is the analysis layer's
+    analysis: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def text(self) -> str:
         return self.raw
@@ -164,6 +167,7 @@ class MatchRecord:
     raw: str = ""  # the text before the first game, as written
     issues: list[Issue] = field(default_factory=list)  # of the header and the match as a whole
     unit: str = "line"  # what an action's ``line`` counts: "line", or "record", "ply", "move", "step"
+    analysis: dict[str, Any] = field(default_factory=dict)  # who made the analysis its games store, as the file says
 
     def tag(self, key: str, default: str | None = None) -> str | None:
         """A tag's value, the key compared without case."""

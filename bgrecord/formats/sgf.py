@@ -2,8 +2,9 @@
 
 Parsed with ``grammars/sgf.lark``. White (``W``, ``PW``) is player 0, the left column of a
 .mat file; Black is player 1. The main line of each game tree is read (its nodes, then its
-first variation's, and so on); the other variations, analysis (``A``, ``DA``, ``LU``...), marks
-and comments are kept only in the raw text. ``MI``'s tags are read in any case; ``RE`` in any
+first variation's, and so on); the other variations, marks and comments are kept only in the raw
+text. GNU Backgammon's analysis of a move or a cube action (``A``, ``DA``, ``LU``) is kept beside
+the game as written (``game.analysis``; the analysis layer reads it). ``MI``'s tags are read in any case; ``RE`` in any
 node of the main line (some writers put it last). A beaver is
 written as a second ``double`` (by the doubled player, before any take): it is read as a
 beaver, a third as a raccoon. The variant in ``RU[Crawford:Nackgammon]`` (the part that is no
@@ -46,12 +47,14 @@ from bgrecord.formats.source import LINE_END, Input
 
 _SETUP = {"AE", "AW", "AB", "PL", "DI", "CV", "CP", "CO"}
 _ROOT = {"FF", "GM", "CA", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE", "CV"}
-_READ = _SETUP | _ROOT | {"W", "B"}
+_ANALYSIS = ("A", "DA", "LU")  # GNU Backgammon's analysis of the node's action: kept as written
+_READ = _SETUP | _ROOT | {"W", "B", *_ANALYSIS}
 _VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _BOARD_SETUP = re.compile(r"A[EWB]\[")
 _PLAYER_ON_ROLL = re.compile(r"PL\[([^\]]*)\]")
 _RULES = {"crawford", "crawfordgame", "jacoby", "nocube", "beaver", "beavers", "holland"}  # RU's rules (gnubg's sgf.c)
+_RULE_TAGS = {"jacoby": ("Jacoby", "On"), "nocube": ("CubeLimit", "1")}  # what RU says that the rules read from tags
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
 _RESULT = re.compile(r"([WB])\+([0-9]+)(R|Resign)?$", re.I)
 _UNSCORED = re.compile(r"(?:([WB])\+(?:R|Resign)?|\?|Void)$", re.I)  # a winner without points (W+R, W+Resign), unknown (?), none (Void)
@@ -313,12 +316,17 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
         game.score_line, game.score_columns = root["MI"].token.line, (root["MI"].token.column, root["MI"].token.column)
     game.ratings = (number(_first(root, "WR")), number(_first(root, "BR")))
     if index == 1:
+        application = _first(root, "AP")
+        if application.startswith("GNU Backgammon"):  # whose analysis the nodes hold, where they hold one
+            match.analysis = {"engine": "gnubg", "version": application.partition(":")[2].strip()[:40]}
         for ident, key in _TAGS.items():
             if ident in root:
                 match.tags.append(Tag(key, root[ident].values[0], root[ident].token.line or 1))
         variant = [part for part in _first(root, "RU").split(":") if part.strip() and part.strip().lower() not in _RULES]
         if variant:  # RU[Crawford:Jacoby:Nackgammon]: the part that is not a rule names the variant
             match.tags.append(Tag("Variation", variant[0].strip(), root["RU"].token.line or 1))
+        for part in {part.strip().lower() for part in _first(root, "RU").split(":")} & set(_RULE_TAGS):  # the rules it names, as tags
+            match.tags.append(Tag(*_RULE_TAGS[part], root["RU"].token.line or 1))
     doubles = 0
     acted = -1  # the count of actions after a node that only set up the board
     for node in nodes:
@@ -329,6 +337,9 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
             if ident in props:
                 action, doubles = _action(props[ident], player, doubles, game, path)
                 if action is not None:
+                    analysis = {name: props[name].values for name in _ANALYSIS if name in props}
+                    if analysis:
+                        game.analysis[len(game.actions)] = analysis
                     game.actions.append(action)
         setup = [prop for prop in node if prop.ident in _SETUP]
         rolled = _rolled(node, setup) if node is nodes[-1] and node is not nodes[0] else None
@@ -393,7 +404,7 @@ def _rolled(node: list[Property], setup: list[Property]) -> Roll | None:
     GNU Backgammon's record of dice rolled and not played (the game ended: a resignation),
     read as a roll without a play, as a .mat's ``33: ???``."""
     props = {prop.ident: prop for prop in setup}
-    if len(setup) != len(node) or set(props) != {"PL", "DI"}:
+    if len(setup) != sum(prop.ident not in _ANALYSIS for prop in node) or set(props) != {"PL", "DI"}:  # its luck may be said
         return None
     player = {"W": 0, "B": 1}.get(props["PL"].values[0].strip().upper())
     dice = props["DI"].values[0].strip()

@@ -12,14 +12,17 @@ raccoon), a game end's winner and points (a resignation when XG says so). A posi
 is a game holding one set-up of the board (with the dice, when rolled). A location is the
 record's number in the game file (``unit`` "record"), or a byte offset for the container.
 
-What this reader does not check: the rules (the replay does), and XG's analysis (kept out).
+XG's analysis of each play and cube decision is kept beside the game (``game.analysis``, by
+the index of the action it judges; a no-double decision goes with the roll after it), as the
+file says it (:mod:`bgrecord.formats.xg_analysis`). What this reader does not check: the
+rules (the replay does), and XG's analysis (the analysis layer reads it).
 """
 
 from __future__ import annotations
 
 import struct
 from datetime import datetime, timedelta
-from typing import Iterator
+from typing import Any, Iterator
 
 from bgrecord.core.position import BAR, CHECKERS, OFF, Position
 from bgrecord.formats.detect import refused
@@ -38,6 +41,7 @@ from bgrecord.formats.records import (
 )
 from bgrecord.formats.rtf import rtf_text
 from bgrecord.formats.source import Input, InputTooLarge
+from bgrecord.formats.xg_analysis import cube_analysis, move_analysis
 from bgrecord.formats.xg_archive import XgError, archive
 
 RECORD = 2560
@@ -90,9 +94,10 @@ class _Reader:
         self.path = source.name
         self.data = files.get("temp.xg", b"")
         self.comments = _comments(files.get("temp.xgc", b""))
-        self.match = MatchRecord(self.path, "xg", "", unit="record")
+        self.match = MatchRecord(self.path, "xg", "", unit="record", analysis={"engine": "xg"})
         self.version = 0
         self.game: GameRecord | None = None
+        self.held_cube: dict[str, Any] | None = None  # a no-double decision's analysis, for the roll after it
         self.games = 0
         self.position_file = _is_position_file(self.data)
 
@@ -180,6 +185,7 @@ class _Reader:
 
     def game_header(self, record: bytes, number: int) -> None:
         self.games += 1
+        self.held_cube = None
         first, second = struct.unpack_from("<2l", record, 12)
         cells = struct.unpack_from("<26b", record, 21)
         game_number = struct.unpack_from("<l", record, 48)[0]
@@ -211,8 +217,10 @@ class _Reader:
         active, double, take, beaver, raccoon, cube = struct.unpack_from("<6l", record, 12)
         if self.position_file:
             self.position_record(struct.unpack_from("<26b", record, 36), active, None, number, cube)
+            self.keep_position_analysis("cube", cube_analysis(record))
             return
         if double in (-2, -1, 0):  # the position at the start, or a decision not to double
+            self.held_cube = cube_analysis(record) if double == 0 else None
             return
         player = self.player(active, number)
         if player is None or double != 1:
@@ -232,6 +240,9 @@ class _Reader:
                     actions.append(CubeAction(other, None, number, None, "Drops", "drop"))
             elif beaver == 0:
                 actions.append(CubeAction(player, None, number, None, "Drops", "drop"))
+        found = cube_analysis(record)
+        if found is not None:
+            game.analysis[len(game.actions)] = found  # the double's: its answer is judged by the same equities
         game.actions += actions
         if self.version >= 0:
             comment = self.comment(struct.unpack_from("<l", record, 292)[0], number, player)
@@ -273,6 +284,7 @@ class _Reader:
             return
         if self.position_file:
             self.position_record(before, active, (dice[0], dice[1]), number)  # the dice to play, no play
+            self.keep_position_analysis("move", move_analysis(record))
             return
         player = self.player(active, number)
         if player is None:
@@ -280,6 +292,7 @@ class _Reader:
         if self.version >= 24 and record[2528]:  # XG says the position was edited here
             self.set_up(game, board(before, player), number, "edited position", None, player)
         if steps == (0,) * 8:  # rolled, then resigned: XG's "????"
+            self.keep_move_analysis(game, record)
             game.actions.append(Roll(player, None, number, None, f"{dice[0]}{dice[1]}: ????", (dice[0], dice[1]), (), "unplayed"))
             return
         tokens: list[MoveToken] = []
@@ -295,10 +308,28 @@ class _Reader:
             tokens.append(MoveToken((start, end), (False, False), 1, text, 0))
             texts.append(text)
         text = f"{dice[0]}{dice[1]}: " + (" ".join(texts) if texts else "Cannot Move")
+        self.keep_move_analysis(game, record)
         game.actions.append(Roll(player, None, number, None, text, (dice[0], dice[1]), tuple(tokens), "" if tokens else "cannot move"))
         comment = self.comment(struct.unpack_from("<l", record, 2524)[0], number, player)
         if comment is not None:
             game.actions.append(comment)
+
+    def keep_move_analysis(self, game: GameRecord, record: bytes) -> None:
+        """The analysis of the roll about to be appended: its play's, and the no-double decision before it."""
+        found = move_analysis(record)
+        if self.held_cube is not None:
+            found = {"kind": "move", "candidates": [], "level": None, "analysed": False, "luck": None, "illegal": False} if found is None else found
+            found["cube"] = self.held_cube
+            self.held_cube = None
+        if found is not None:
+            game.analysis[len(game.actions)] = found
+
+    def keep_position_analysis(self, part: str, found: dict[str, Any] | None) -> None:
+        """A position file's analysis (the cube decision, the play of the dice), with its set-up."""
+        game = self.game
+        if game is None or found is None or not game.actions:
+            return
+        game.analysis = {len(game.actions) - 1: {**next(iter(game.analysis.values()), {"kind": "position"}), part: found}}
 
     def game_end(self, record: bytes, number: int) -> None:
         game = self.game

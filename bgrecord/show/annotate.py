@@ -17,6 +17,7 @@ from bgrecord.escapes import one_line
 from bgrecord.formats.records import MatchRecord
 from bgrecord.replay import GameReplay, Step
 from bgrecord.show.steps import StepRecord
+from bgrecord.show.words import seen_from
 
 SHOWN = ("kind", "play", "best", "equity", "best_equity", "error", "counted", "mark", "category", "luck", "plies")
 _DATABASES = (".duckdb", ".sqlite", ".sqlite3")
@@ -63,25 +64,11 @@ def read_annotations(path: str | Path) -> Annotations:
     """The decisions of a table written by ``bgrecord analyze`` or of a database holding them.
     Raises ``ValueError`` (not such a table), ``ImportError`` or ``OSError``."""
     if str(path).lower().endswith(_DATABASES):
-        from bgrecord.tables.database import Database
+        from bgrecord.analysis.store import reading
 
-        if not Path(path).is_file():
-            raise ValueError(f"{path}: no such database")
-        from bgrecord.tables.storage import engine_failure, is_engine_error
-
-        try:
-            database = Database(path, read_only=True)
-            try:
-                if "decisions" not in database.names():
-                    raise ValueError(f"{path}: holds no analysis (bgrecord analyze -o {path} puts one there)")
-                columns = ("game_key", "step", *SHOWN)
-                return Annotations(database.rows(f"SELECT {', '.join(columns)} FROM decisions", columns))
-            finally:
-                database.close()
-        except Exception as exc:
-            if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
-                raise engine_failure(path, exc) from None
-            raise
+        with reading(path) as database:
+            columns = ("game_key", "step", *SHOWN)
+            return Annotations(database.rows(f"SELECT {', '.join(columns)} FROM decisions", columns))
     from bgrecord.analysis.store import load, rows_of
 
     kind, data = load(path)
@@ -90,14 +77,15 @@ def read_annotations(path: str | Path) -> Annotations:
     return Annotations(rows_of(data))
 
 
-def analysis_words(rows: list[dict[str, Any]]) -> str:
+def analysis_words(rows: list[dict[str, Any]], mover: int | None = None, viewpoint: int | None = None) -> str:
     """A step's decisions in a sentence: ``Analysis at 0 ply: play error 0.083 (bad), best
-    13/7 8/7, luck +0.321.`` ("" for none)."""
+    13/7 8/7, luck +0.321.`` ("" for none). The best play is said from ``viewpoint``'s side
+    when one is kept (``mover``: who decided)."""
     said = []
     for row in rows:
         error = float(row.get("error") or 0.0)
         why = ", ".join(str(part) for part in (row.get("mark"), row.get("category")) if part)
-        judged = f"error {error:.3f}{f' ({why})' if why else ''}, best {row.get('best')}" if error else "right"
+        judged = f"error {error:.3f}{f' ({why})' if why else ''}, best {_best(row, mover, viewpoint)}" if error else "right"
         if row.get("kind") == "checker":
             judged = judged if error else "the best" if row.get("counted") else "forced"
             luck = row.get("luck")
@@ -105,3 +93,22 @@ def analysis_words(rows: list[dict[str, Any]]) -> str:
         else:
             said.append(f"{row.get('kind')} {judged}")
     return one_line(f"Analysis at {rows[0].get('plies')} ply: {'; '.join(said)}.") if said else ""  # a table's text, one line
+
+
+def mistake_words(rows: list[dict[str, Any]], mover: int | None = None, viewpoint: int | None = None) -> str:
+    """A step's decisions marked doubtful or worse, in words: ``A bad play: it loses 0.083;
+    the best play is 13/7 8/7.`` ("" for none)."""
+    said = []
+    for row in rows:
+        if not row.get("mark"):
+            continue
+        kind = "play" if row.get("kind") == "checker" else str(row.get("kind"))
+        category = f" ({row['category']})" if row.get("category") else ""
+        best = f"the best play is {_best(row, mover, viewpoint)}" if kind == "play" else f"the best is {row.get('best')}"
+        said.append(f"A {row['mark']} {kind}{category}: it loses {float(row.get('error') or 0.0):.3f}; {best}.")
+    return one_line(" ".join(said))
+
+
+def _best(row: dict[str, Any], mover: int | None, viewpoint: int | None) -> str:
+    best = str(row.get("best"))
+    return seen_from(best, mover, viewpoint) if row.get("kind") == "checker" else best

@@ -8,9 +8,11 @@ const G = data.geometry, steps = data.steps;
 const namesOf = (step) => data.names[step[GAME]];  // each game its players (a file may hold several matches)
 const SVG = "http://www.w3.org/2000/svg";
 // A step: [position id after it, player on roll after it, cube, cube owner (-1 none), dice, moves,
-// mover, game, move, score0, score1, length, words, issues, opening, closing, crawford]
-const [POS, TURN, CUBE, OWNER, DICE, MOVES, MOVER, GAME, MOVE, S0, S1, LENGTH, WORDS, ISSUES, OPENING, CLOSING, CRAWFORD] =
-  [...Array(17).keys()];
+// mover, game, move, score0, score1, length, words, issues, opening, closing, crawford, mark (the worst of its
+// decisions marked doubtful or worse, or "")]
+const [POS, TURN, CUBE, OWNER, DICE, MOVES, MOVER, GAME, MOVE, S0, S1, LENGTH, WORDS, ISSUES, OPENING, CLOSING, CRAWFORD, MARK] =
+  [...Array(18).keys()];
+const marked = steps.map((step, j) => (step[MARK] ? j : -1)).filter((j) => j >= 0);
 let index = 0;
 
 function decode(id) {  // -> checkers by player, each side in its own numbering: [0] off, [25] bar
@@ -162,17 +164,29 @@ steps.forEach((step, j) => {
   button.type = "button";
   button.id = `step${j}`;
   button.textContent = `G${step[GAME]} ${step[MOVE] ? step[MOVE] + ". " : ""}${step[WORDS]}`;
+  if (step[MARK]) { button.classList.add("mark"); button.textContent = `(${step[MARK]}) ${button.textContent}`; }
   if (step[ISSUES]) { button.classList.add("issue"); button.title = step[ISSUES]; }
   button.addEventListener("click", () => show(j));
   item.appendChild(button);
   list.appendChild(item);
 });
+function mistake(direction) {  // the next (1) or previous (-1) step marked doubtful or worse
+  const found = direction > 0 ? marked.find((j) => j > index) : [...marked].reverse().find((j) => j < index);
+  if (found === undefined) {
+    document.getElementById("words").textContent = marked.length ? (direction > 0 ? "No more mistakes." : "No mistake before this step.")
+      : "No decision is marked doubtful or worse.";
+  } else show(found);
+}
+
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "SELECT") return;
+  if ((e.key === "m" || e.key === "M") && !e.ctrlKey && !e.altKey && !e.metaKey) { mistake(e.shiftKey ? -1 : 1); e.preventDefault(); return; }
   const moves = {ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1, ArrowUp: index - 1, Home: 0, End: steps.length - 1};
   if (e.key in moves) { show(moves[e.key]); e.preventDefault(); }
 });
 document.getElementById("next").addEventListener("click", () => show(index + 1));
 document.getElementById("back").addEventListener("click", () => show(index - 1));
+document.getElementById("next-mark").addEventListener("click", () => mistake(1));
+document.getElementById("previous-mark").addEventListener("click", () => mistake(-1));
 document.getElementById("view").addEventListener("change", () => show(index));
 show(0);

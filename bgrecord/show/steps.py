@@ -97,14 +97,17 @@ class IssueSink(Protocol):
 
 
 def step_records(path: str | Path | Input, game: int | None = None, rules: str | None = None,
-                 issues: IssueSink | None = None, ogids: bool = True, annotate: Annotator | None = None) -> Iterator[StepRecord]:
+                 issues: IssueSink | None = None, ogids: bool = True, annotate: Annotator | None = None,
+                 viewpoint: int | None = None) -> Iterator[StepRecord]:  # fmt: skip
     """The records of every game of the file (or of game number ``game``, 1-based in the
     file), as the file is read and replayed. ``issues``, when given, receives every issue of
     the file (the reader's and the replay's), to judge the whole record by. Without
     ``ogids`` each record's ``ogid`` is None (the JSON lines give OGIDs; text, HTML and the
     viewer do not, and they cost a sixth of the replay). ``annotate(match, replayed game,
     [(step number, step, record)...])`` sees each game's checked records before they are
-    given (an analysis fills their ``analysis``); steps are numbered from 1 in the game."""
+    given (an analysis fills their ``analysis``); steps are numbered from 1 in the game.
+    ``viewpoint``: the player (0 or 1) whose numbering the words say every play in (by
+    default, each play its mover's, as records write them)."""
     number = 0
     seen: IssueSink = issues if issues is not None else []
     current: MatchRecord | None = None
@@ -125,16 +128,17 @@ def step_records(path: str | Path | Input, game: int | None = None, rules: str |
         ruleset = rules_for(match, rules)
         # the match's own issues (its header's, all known once its first game is read) are said with that game
         game_issues = [*match.issues, *out.game.issues, *out.issues] if in_match == 1 else [*out.game.issues, *out.issues]
-        context = _Game(number, match_number if match_number > 1 else None, in_match, match, out, ruleset.jacoby)
+        context = _Game(number, match_number if match_number > 1 else None, in_match, match, out, ruleset.jacoby, viewpoint)
         yield from context.records(game_issues, ogids, annotate)
 
 
 class _Game:
     """The records of one replayed game."""
 
-    def __init__(self, number: int, match_number: int | None, in_match: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> None:
+    def __init__(self, number: int, match_number: int | None, in_match: int, match: MatchRecord, out: GameReplay, jacoby: bool,
+                 viewpoint: int | None = None) -> None:  # fmt: skip
         self.number, self.match_number, self.in_match = number, match_number, in_match
-        self.match, self.out, self.jacoby = match, out, jacoby
+        self.match, self.out, self.jacoby, self.viewpoint = match, out, jacoby, viewpoint
         # said in sentences and on boards, each a line: a name's line breaks and control characters escaped
         self.names = (one_line(out.game.names[0]) or "left", one_line(out.game.names[1]) or "right")
         self.length = match.length or 0
@@ -181,9 +185,10 @@ class _Game:
         name, opponent = (self.names[player], self.names[1 - player]) if player is not None else ("", "")
         cube_after, owner_after = _cube_after(step)
         played = notation(step.play) if step.play is not None else ("" if step.kind == "move" else None)
+        words = action_words(step, name, opponent, out.result, played, self.viewpoint)
         record = StepRecord(
             self.number, step.action.number, step.action.line, player, self.names, step.kind, step.dice, played,
-            position, state, ogid, step.cube, step.cube_owner, step.score, action_words(step, name, opponent, out.result, played),
+            position, state, ogid, step.cube, step.cube_owner, step.score, words,
             step.after, step.play, [], cube_after=cube_after, cube_owner_after=owner_after,
             match=self.match_number or 1, game_in_match=self.in_match, unit=self.match.unit, column=step.action.column,
         )  # fmt: skip

@@ -41,10 +41,14 @@ def _checker_y(point: int, index: int) -> float:
 
 def _checker(x: float, y: float, player: int, label: str = "") -> str:
     out = f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS:.1f}" fill="{COLOURS[player]}" stroke="{STROKES[player]}"/>'
-    if label:
-        colour = COLOURS[1 - player]
-        out += f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" fill="{colour}">{label}</text>'
-    return out
+    return out + _label(x, y, player, label)
+
+
+def _label(x: float, y: float, player: int, label: str) -> str:
+    """The count written on the last checker drawn of a stack."""
+    if not label:
+        return ""
+    return f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" text-anchor="middle" fill="{COLOURS[1 - player]}">{label}</text>'
 
 
 def _place(position: Position, player: int, point_of_x: int) -> int:
@@ -74,18 +78,40 @@ def background(label_side: int = 1) -> str:
     return "".join(parts)
 
 
+def shared_defs() -> str:
+    """What the boards of one page share, drawn once (for :func:`board` with ``shared``), in an
+    SVG of no size: the background (with each side's point numbers), each side's stacks of one to five checkers (at the top
+    and at the bottom), a borne-off checker, the cube and each side's die."""
+    parts = [f'<g id="bgr-board{side}">{background(side)}</g>' for side in (0, 1)]
+    parts += [f'<rect id="bgr-cube" width="28" height="28" rx="4" fill="#fff" stroke="#000"/>']
+    for player in (0, 1):
+        for top, point in (("t", 13), ("b", 1)):
+            for count in range(1, 6):
+                stack = "".join(_checker(0, _checker_y(point, index), player) for index in range(count))
+                parts.append(f'<g id="bgr-s{player}{top}{count}">{stack}</g>')
+        parts.append(f'<rect id="bgr-off{player}" x="{TRAY_X}" width="{TRAY - 12}" height="5" fill="{COLOURS[player]}" stroke="{STROKES[player]}"/>')
+        parts.append(f'<rect id="bgr-d{player}" width="28" height="28" rx="5" fill="{COLOURS[player]}" stroke="#000"/>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" aria-hidden="true">'
+            f'<defs>{"".join(parts)}</defs></svg>')  # fmt: skip
+
+
 def pieces(position: Position, cube: int = 1, cube_owner: int | None = None, dice: Sequence[int] | None = None,
-           last_play: Sequence[Move] = (), dice_player: int | None = None) -> str:  # fmt: skip
+           last_play: Sequence[Move] = (), dice_player: int | None = None, shared: bool = False) -> str:  # fmt: skip
     """What changes from board to board: the checkers (a count on the fifth when more than
     five), the bar, the borne-off trays, the cube with its value next to its owner (or
     centred), the dice (of ``dice_player``, by default the side on roll), and arrows for
     ``last_play`` (moves of the side not on roll). ``bgrecord/show/htmlpage.py`` draws the same in
-    the page's script, from the same constants."""
+    the page's script, from the same constants. ``shared``: the stacks, the borne-off checkers, the
+    cube and the dice drawn from :func:`shared_defs`."""
     parts = []
     for point in range(1, 25):
         x = _point_x(point)
         for player in (0, 1):
             count = _place(position, player, point)
+            if shared and count:
+                parts.append(f'<use href="#bgr-s{player}{"t" if point >= 13 else "b"}{min(count, 5)}" x="{x:.1f}"/>')
+                parts.append(_label(x, _checker_y(point, 4), player, str(count) if count > 5 else ""))
+                continue
             for index in range(min(count, 5)):
                 label = str(count) if index == 4 and count > 5 else ""
                 parts.append(_checker(x, _checker_y(point, index), player, label))
@@ -97,16 +123,25 @@ def pieces(position: Position, cube: int = 1, cube_owner: int | None = None, dic
         off = position.sides[player][OFF]
         for index in range(off):
             y = (HEIGHT - MARGIN - 6 - index * 7) if player == 1 else (MARGIN + 2 + index * 7)
-            parts.append(f'<rect x="{TRAY_X}" y="{y:.1f}" width="{TRAY - 12}" height="5" fill="{COLOURS[player]}" stroke="{STROKES[player]}"/>')
+            if shared:
+                parts.append(f'<use href="#bgr-off{player}" y="{y}"/>')
+            else:
+                parts.append(f'<rect x="{TRAY_X}" y="{y:.1f}" width="{TRAY - 12}" height="5" fill="{COLOURS[player]}" stroke="{STROKES[player]}"/>')
     cube_y = HEIGHT / 2 - 14 if cube_owner is None else (MARGIN + 4 if cube_owner == 0 else HEIGHT - MARGIN - 32)
     cube_x = WIDTH - MARGIN - TRAY + 8 if cube_owner is None else BAR_X + 4
-    parts.append(f'<rect x="{cube_x:.1f}" y="{cube_y:.1f}" width="28" height="28" rx="4" fill="#fff" stroke="#000"/>')
+    if shared:
+        parts.append(f'<use href="#bgr-cube" x="{cube_x:.1f}" y="{cube_y:.1f}"/>')
+    else:
+        parts.append(f'<rect x="{cube_x:.1f}" y="{cube_y:.1f}" width="28" height="28" rx="4" fill="#fff" stroke="#000"/>')
     parts.append(f'<text x="{cube_x + 14:.1f}" y="{cube_y + 19:.1f}" font-size="14" text-anchor="middle">{cube}</text>')
     if dice:
         mover = position.turn if dice_player is None else dice_player
         for index, die in enumerate(dice):
             x = MARGIN + (3 if mover == 0 else 9) * POINT + index * 34 + (BAR_WIDTH if mover == 1 else 0) - 17
-            parts.append(f'<rect x="{x:.1f}" y="{HEIGHT / 2 - 14:.1f}" width="28" height="28" rx="5" fill="{COLOURS[mover]}" stroke="#000"/>')
+            if shared:
+                parts.append(f'<use href="#bgr-d{mover}" x="{x:.1f}" y="{HEIGHT / 2 - 14:.1f}"/>')
+            else:
+                parts.append(f'<rect x="{x:.1f}" y="{HEIGHT / 2 - 14:.1f}" width="28" height="28" rx="5" fill="{COLOURS[mover]}" stroke="#000"/>')
             parts.append(f'<text x="{x + 14:.1f}" y="{HEIGHT / 2 + 5:.1f}" font-size="15" text-anchor="middle" fill="{COLOURS[1 - mover]}">{die}</text>')
     mover = 1 - position.turn  # the last play was made by the side now not on roll
     for move in last_play:
@@ -127,14 +162,20 @@ def board(
     title: str | None = None,
     dice_player: int | None = None,
     description: str | None = None,
+    shared: bool = False,
+    label_side: int = 1,
 ) -> str:
-    """The SVG text of ``position``: :func:`background` and :func:`pieces`, with a title and
-    (for screen readers) a description in words."""
+    """The SVG text of ``position``: :func:`background` (its point numbers ``label_side``'s) and
+    :func:`pieces`, with a title and (for screen readers) a description in words. ``shared``:
+    for a page of many boards, which holds :func:`shared_defs` once; each board then uses its
+    background and checkers."""
     desc = f"<desc>{escape(description)}</desc>" if description else ""
+    under = f'<use href="#bgr-board{label_side}"/>' if shared else background(label_side)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img">'
         f"<title>{escape(title or 'Backgammon position ' + position.id())}</title>{desc}"
-        f"{background()}{pieces(position, cube, cube_owner, dice, last_play, dice_player)}</svg>"
+        f"{under}"
+        f"{pieces(position, cube, cube_owner, dice, last_play, dice_player, shared)}</svg>"
     )
 
 

@@ -1,13 +1,13 @@
-"""``bgrecord replay --format text``: each step in words, the issues that stand at it, and the
-board after it (GNU Backgammon's ASCII drawing with the cube as it stands, or the board in
-words for a screen reader)."""
+"""``bgrecord replay --format text``: each step in words, the issues that stand at it (said in
+words, as the keyboard viewer says them), and the board after it (GNU Backgammon's ASCII
+drawing with the cube as it stands, or the board in words for a screen reader)."""
 
 from __future__ import annotations
 
 from bgrecord.core.ids import MatchState
 from bgrecord.show.board import ascii_board
 from bgrecord.show.steps import StepRecord
-from bgrecord.show.words import board_words
+from bgrecord.show.words import board_words, issue_words
 
 _SHOWN = ("move", "take", "drop", "setup", "beaver", "raccoon")  # the actions after which the board is drawn
 
@@ -26,17 +26,19 @@ def ascii_after(record: StepRecord) -> str:
     return ascii_board(record.after, state, record.names)
 
 
-def text_lines(record: StepRecord, board: str = "ascii") -> list[str]:
-    """The lines ``replay --format text`` writes for ``record``; ``board``: ``ascii``, ``words`` or ``none``."""
+def text_lines(record: StepRecord, board: str = "ascii", viewpoint: int | None = None) -> list[str]:
+    """The lines ``replay --format text`` writes for ``record``; ``board``: ``ascii``, ``words``
+    or ``none``; ``viewpoint``: the player whose numbering the words keep (the board in words,
+    the analysis' best play), by default the player on roll's."""
     lines = [f"{record.opening}."] if record.opening else []
     lines.append(f"{heading(record)}: {record.words}.")
     if record.analysis:
         from bgrecord.show.annotate import analysis_words
 
-        lines.append(f" {analysis_words(record.analysis)}")
-    lines += [f" {issue}" for issue in record.issues]
+        lines.append(f" {analysis_words(record.analysis, record.player, viewpoint)}")
+    lines += [f" {issue_words(issue)}" for issue in record.issues]
     if board != "none" and record.after is not None and record.action in _SHOWN:
-        lines.append(f" {board_words(record.after, record.names)}" if board == "words" else ascii_after(record).rstrip("\n"))
+        lines.append(f" {board_words(record.after, record.names, viewpoint)}" if board == "words" else ascii_after(record).rstrip("\n"))
     if record.closing:
         lines.append(f"{record.closing}.")
     return lines

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, TextIO
 from bgrecord.formats.numbers import number
 from bgrecord.show.steps import StepRecord
 from bgrecord.show.textreplay import ascii_after, heading
-from bgrecord.show.words import board_words, dice_words, game_heading, point_words
+from bgrecord.show.words import board_words, dice_words, game_heading, issue_words, point_words
 
 # (key, its name as said in the help, what it does)
 KEYS = (
@@ -27,6 +27,8 @@ KEYS = (
     ("up", "Up arrow", "previous game"),
     ("ctrl-d", "Ctrl+D", "next cube action"),
     ("e", "E", "next step with an error, warning or note"),
+    ("m", "M", "next decision marked doubtful or worse, its error and the best play said"),
+    ("shift-m", "Shift+M", "previous decision marked doubtful or worse"),
     ("r", "R", "say the step again"),
     ("c", "C", "the last dice roll"),
     ("i", "I", "game information"),
@@ -39,7 +41,7 @@ KEYS = (
     ("v", "V", "view the board as drawn"),
     ("g", "G", "go to a game (asks which)"),
     ("?", "? or H", "this help"),
-    ("q", "Q or Ctrl+C", "quit"),
+    ("q", "Q, Esc or Ctrl+C", "quit"),
 )
 HELP = "Keys: " + "; ".join(f"{name}: {what}" for _, name, what in KEYS) + "."
 
@@ -47,26 +49,33 @@ HELP = "Keys: " + "; ".join(f"{name}: {what}" for _, name, what in KEYS) + "."
 _SEQUENCES = {
     "\x1b[C": "enter", "\x1bOC": "enter", "\x1b[D": "back", "\x1bOD": "back", "\x1b[A": "up", "\x1bOA": "up",
     "\x1b[B": "down", "\x1bOB": "down", "\x1b[H": "home", "\x1bOH": "home", "\x1b[1~": "home", "\x1b[7~": "home",
-    "\x1b[F": "end", "\x1bOF": "end", "\x1b[4~": "end", "\x1b[8~": "end",
+    "\x1b[F": "end", "\x1bOF": "end", "\x1b[4~": "end", "\x1b[8~": "end", "\x1b": "q",
 }  # fmt: skip
 _LETTERS = {"\n": "enter", "\r": "enter", " ": "enter", "b": "back", "n": "down", "\x04": "ctrl-d", "h": "?", "\x03": "q"}
 
 
 def key_name(typed: str) -> str:
-    """The key a character or an escape sequence stands for ("" for an unknown sequence)."""
+    """The key a character or an escape sequence stands for ("" for an unknown sequence); a
+    letter whatever its case, but M (Shift+M: back, as a screen reader's quick keys go back)."""
     if typed.startswith("\x1b"):
         return _SEQUENCES.get(typed, "")
+    if typed == "M":
+        return "shift-m"
     lowered = typed.lower()
     return _LETTERS.get(lowered, lowered)
 
 
 class Viewer:
-    """Steps through records; ``say`` receives each line to announce, ``ask`` asks a question."""
+    """Steps through records; ``say`` receives each line to announce, ``ask`` asks a question;
+    ``viewpoint``: the player whose numbering the points are said in, kept fixed (by default,
+    the player on roll's)."""
 
-    def __init__(self, records: list[StepRecord], say: Callable[[str], None], ask: Callable[[str], str]) -> None:
-        self.records, self.say, self.ask = records, say, ask
+    def __init__(self, records: list[StepRecord], say: Callable[[str], None], ask: Callable[[str], str],
+                 viewpoint: int | None = None) -> None:  # fmt: skip
+        self.records, self.say, self.ask, self.viewpoint = records, say, ask, viewpoint
         self.index = -1  # no step shown yet
         self.games = sorted({r.game for r in records})
+        self.marked = [i for i, r in enumerate(records) if r.analysis and any(row.get("mark") for row in r.analysis)]
 
     @property
     def current(self) -> StepRecord | None:
@@ -76,6 +85,8 @@ class Viewer:
         games = len(self.games)
         errors = sum(1 for r in self.records for i in r.issues if i.severity.value == "error")
         found = f" The record has {errors} error{'s' if errors != 1 else ''}: E goes to each." if errors else ""
+        if self.marked:
+            found += f" {len(self.marked)} decision{'s are' if len(self.marked) != 1 else ' is'} marked doubtful or worse: M goes to each."
         self.say(f"{len(self.records)} steps in {games} game{'s' if games != 1 else ''}.{found} Press Enter for the first step, ? for help.")
 
     def handle(self, typed: str) -> bool:
@@ -87,7 +98,8 @@ class Viewer:
         actions: dict[str, Callable[[], None]] = {
             "enter": self.next, "back": self.back, "home": lambda: self.go_to(0), "end": lambda: self.go_to(len(self.records) - 1),
             "down": lambda: self.other_game(1), "up": lambda: self.other_game(-1), "ctrl-d": self.next_cube,
-            "e": self.next_issue, "r": self.again, "c": self.dice, "i": self.info, "s": self.score, "t": self.turn,
+            "e": self.next_issue, "m": lambda: self.mistake(1), "shift-m": lambda: self.mistake(-1),
+            "r": self.again, "c": self.dice, "i": self.info, "s": self.score, "t": self.turn,
             "d": self.cube, "p": self.pips, "w": self.board_in_words, "o": self.one_point, "v": self.board,
             "g": self.go, "?": self.help,
         }  # fmt: skip
@@ -103,16 +115,19 @@ class Viewer:
 
     # --- moving ---
 
-    def show(self, opening: bool = True) -> None:
+    def show(self, opening: bool = True, prefix: str = "") -> None:
+        """Say the current step; with a ``prefix`` (a mistake gone to), its mistakes in words
+        instead of the whole analysis."""
         record = self.current
         assert record is not None
-        said = f"{record.opening}. " if opening and record.opening else ""
+        said = prefix + (f"{record.opening}. " if opening and record.opening else "")
         said += f"{heading(record)}: {record.words}."
         if record.analysis:
-            from bgrecord.show.annotate import analysis_words
+            from bgrecord.show.annotate import analysis_words, mistake_words
 
-            said += f" {analysis_words(record.analysis)}"
-        said += "".join(f" {issue.severity.value.capitalize()}, {issue.code}: {issue.message}." for issue in record.issues)
+            told = mistake_words if prefix else analysis_words
+            said += f" {told(record.analysis, record.player, self.viewpoint)}"
+        said += "".join(f" {issue_words(issue)}" for issue in record.issues)
         if record.closing:
             said += f" {record.closing}."
         self.say(said)
@@ -147,6 +162,20 @@ class Viewer:
             return
         self.index = found
         self.show()
+
+    def mistake(self, direction: int) -> None:
+        """The next (``direction`` 1) or previous (-1) step with a decision marked doubtful or worse."""
+        if not self.marked:
+            analysed = any(r.analysis is not None for r in self.records)
+            self.say("No decision is marked doubtful or worse." if analysed else
+                     "No analysis: replay -i with --analyze, or --analysis FILE, marks the mistakes.")  # fmt: skip
+            return
+        found = [i for i in self.marked if (i > self.index if direction > 0 else 0 <= i < self.index)]
+        if not found:
+            self.say("No more mistakes." if direction > 0 else "No mistake before this step.")
+            return
+        self.index = found[0] if direction > 0 else found[-1]
+        self.show(prefix=f"Mistake {self.marked.index(self.index) + 1} of {len(self.marked)}. ")
 
     def next_cube(self) -> None:
         self.find(lambda r: r.action in ("double", "take", "drop", "beaver", "raccoon"), "No more cube actions.")
@@ -253,7 +282,7 @@ class Viewer:
     def board_in_words(self) -> None:
         record = self.board_needed()
         if record is not None:
-            self.say(board_words(record.after, record.names))  # type: ignore[arg-type]
+            self.say(board_words(record.after, record.names, self.viewpoint))  # type: ignore[arg-type]
 
     def one_point(self) -> None:
         record = self.board_needed()
@@ -264,7 +293,7 @@ class Viewer:
         if chosen is None or chosen == 0:
             self.say(f"There is no point {answer[:20] or 'given'}: the points are 1 to 24, and the bar.")
             return
-        self.say(point_words(record.after, record.names, chosen))  # type: ignore[arg-type]
+        self.say(point_words(record.after, record.names, chosen, self.viewpoint))  # type: ignore[arg-type]
 
     def board(self) -> None:
         record = self.board_needed()
@@ -298,9 +327,10 @@ def line_keys(stdin: TextIO) -> Iterator[str]:
         yield text if text.startswith("\x1b") else text[:1] or "\n"
 
 
-def run(records: list[StepRecord], stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+def run(records: list[StepRecord], stdin: TextIO | None = None, stdout: TextIO | None = None, viewpoint: int | None = None) -> None:
     """The viewer on a terminal (keys without Enter) or on plain input (a key a line); the
-    standard streams by default, as they are when it runs."""
+    standard streams by default, as they are when it runs. ``stdin``: where the keys are read
+    (the terminal, ``/dev/tty``, when the record came on standard input)."""
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
 
@@ -315,7 +345,7 @@ def run(records: list[StepRecord], stdin: TextIO | None = None, stdout: TextIO |
             stdout.flush()
             return stdin.readline()
 
-        viewer = Viewer(records, say, ask_line)
+        viewer = Viewer(records, say, ask_line, viewpoint)
         viewer.start()
         for key in line_keys(stdin):
             if not viewer.handle(key):
@@ -343,7 +373,7 @@ def run(records: list[StepRecord], stdin: TextIO | None = None, stdout: TextIO |
         finally:
             tty.setcbreak(fd)
 
-    viewer = Viewer(records, say, ask)
+    viewer = Viewer(records, say, ask, viewpoint)
     try:
         tty.setcbreak(fd)
         viewer.start()

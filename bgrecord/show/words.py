@@ -4,13 +4,17 @@ one point, the start of a game and the end of a match.
 Conventions, the same everywhere: dice are said larger die first (``5-1``); points are
 numbered from the side of one player (the player on roll unless a viewpoint is given), both
 sides' checkers in that one numbering, as GNU Backgammon numbers its board; the left player
-of a record is named first.
+of a record is named first. A viewpoint kept fixed (``replay --points-from``) numbers every
+point said from that player's side, the other player's moves too (:func:`seen_from`).
 """
 
 from __future__ import annotations
 
+import re
+
 from bgrecord.core.position import BAR, OFF, Position
 from bgrecord.escapes import one_line
+from bgrecord.formats.issues import Issue
 from bgrecord.formats.records import Action, CubeAction, Result, Roll
 from bgrecord.replay import KINDS, GameResult, Step
 from bgrecord.writing.writers import notation
@@ -29,8 +33,21 @@ _SAID = {"resign": "{name} resigns", "accept-resign": "{name} accepts the resign
          "reject-resign": "{name} rejects the resignation", "setup": "The board is set up"}  # fmt: skip
 
 
-def action_words(step: Step, name: str, opponent: str, result: GameResult | None = None, played: str | None = None) -> str:
-    """The action in one plain sentence (``played``: the play's :func:`notation`, when made already)."""
+_POINT = re.compile(r"\d+")
+
+
+def seen_from(text: str, mover: int | None, viewpoint: int | None) -> str:
+    """A play's notation (``24/18 13/11*``, ``bar/22``) in ``viewpoint``'s numbering: as it is
+    when the mover is that player (or no viewpoint is kept), else each point p as 25 - p."""
+    if viewpoint is None or mover is None or mover == viewpoint:
+        return text
+    return _POINT.sub(lambda found: str(BAR - int(found.group())), text)
+
+
+def action_words(step: Step, name: str, opponent: str, result: GameResult | None = None, played: str | None = None,
+                 viewpoint: int | None = None) -> str:  # fmt: skip
+    """The action in one plain sentence (``played``: the play's :func:`notation`, when made
+    already); points from the mover's side, or ``viewpoint``'s when given."""
     kind = step.kind
     if kind == "move" and step.dice is not None:
         rolled = f"{name} rolls {dice_words(step.dice)}"
@@ -39,9 +56,10 @@ def action_words(step: Step, name: str, opponent: str, result: GameResult | None
             return f"{rolled} and resigns"
         if not play.play.moves:
             return f"{rolled} and cannot move"
-        hits = sorted(play.hit_points(), reverse=True)
+        mirrored = viewpoint is not None and step.player is not None and step.player != viewpoint
+        hits = sorted((BAR - p if mirrored else p for p in play.hit_points()), reverse=True)
         hit_text = ", hitting on the " + " and ".join(str(p) for p in hits) + (" points" if len(hits) > 1 else " point") if hits else ""
-        return f"{rolled} and plays {played or notation(play)}{hit_text}"
+        return f"{rolled} and plays {seen_from(played or notation(play), step.player, viewpoint)}{hit_text}"
     if kind == "double":
         return f"{name} doubles to {step.cube * 2}"
     if kind in ("beaver", "raccoon"):
@@ -68,6 +86,13 @@ def unchecked_words(action: Action, name: str) -> str:
     if isinstance(action, Result):
         return f"{name}: {one_line(action.text.strip())}, as written"
     return f"{name}: {one_line(action.text.strip())}"
+
+
+def issue_words(issue: Issue) -> str:
+    """An issue said in words, as the viewer and the text replay say it: ``Error,
+    wrong-distance: 13/8: the distance matches no unused die ...``."""
+    message = issue.message.rstrip()
+    return f"{issue.severity.value.capitalize()}, {issue.code}: {message}{'' if message.endswith(('.', '?', '!')) else '.'}"
 
 
 def board_words(position: Position, names: tuple[str, str], viewpoint: int | None = None) -> str:

@@ -38,3 +38,12 @@ make noisy-money 14 money 0.06
 # money-beaver.mat (gnubg does not beaver when it plays itself): ../shared/tools/gnubg-matches.sh OUT 6 1
 # makes OUT/g0001.mat, a money session; then, to have a beaver and a redouble to 8:
 #   sed -e '50s/ Takes/ Beavers => 4/' -e '53s/Doubles => 4/Doubles => 8/' -e '72s/Wins 4 points/Wins 8 points/' OUT/g0001.mat
+# noisy-5pt-analysed.sgf: noisy-5pt.mat analysed by gnubg at 0 ply and saved as its SGF (the analysis
+# a record holds: analyze --engine recorded reads it); the date fixed to keep the file stable
+{
+  echo "set display off"; echo "set jacoby off"
+  echo "set analysis chequerplay evaluation plies 0"; echo "set analysis cubedecision evaluation plies 0"
+  echo "import mat $out/noisy-5pt.mat"; echo "analyse match"; echo "save match $out/noisy-5pt-analysed.sgf"
+  echo "quit"; echo "y"
+} | timeout 300 /usr/games/gnubg -t -q -r > /dev/null 2>&1
+sed -i 's/DT\[[0-9-]*\]/DT[2026-12-01]/' "$out/noisy-5pt-analysed.sgf"
