@@ -135,7 +135,7 @@ def test_file_names_that_differ_only_in_bytes_no_encoding_reads_are_two_files(tm
     assert "match-\ufffd.mat:" in found.output and "\udcff" not in found.output  # shown, never raw
 
 
-def with_analysis(folder: Path, files: int) -> Path:
+def with_analysis(folder: Path, files: int, engine: str) -> Path:
     """An index of ``files`` files (each a sample with a line of its own: every one read), with
     an analysis of their match kept beside it (decisions at each of its first steps)."""
     from bgrecord.analysis.store import storing
@@ -145,7 +145,7 @@ def with_analysis(folder: Path, files: int) -> Path:
     text = CLEAN.read_text()
     for number in range(files):
         (folder / f"m{number:04d}.mat").write_text(f"; [Round \"{number}\"]\n{text}")
-    database = folder.with_suffix(".sqlite")
+    database = folder.with_suffix(f".{engine}")
     assert invoke("index", str(folder), "-o", str(database), "-q").exit_code == 0
     opened = Database(database)
     try:
@@ -153,14 +153,15 @@ def with_analysis(folder: Path, files: int) -> Path:
     finally:
         opened.close()
     rows = [{**dict.fromkeys(DECISION_COLUMNS), "file": "x", "match": 1, "match_key": key, "game_in_match": 1, "step": step,
-             "kind": "checker", "error": 0.01 * step, "best": "8/5 6/5", "plies": 0} for key in keys for step in range(1, 30)]  # fmt: skip
+             "kind": "checker", "error": 0.01 * step, "best": "8/5 6/5", "plies": 0, "engine": "gnubg 0ply"} for key in keys for step in range(1, 30)]  # fmt: skip
     with storing(database) as store:
         store.add("decisions", rows)
     return database
 
 
-def test_find_with_an_analysis_is_linear_and_streams_its_rows(tmp_path: Path) -> None:
-    small, large = with_analysis(tmp_path / "small", 150), with_analysis(tmp_path / "large", 600)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_find_with_an_analysis_is_linear_and_streams_its_rows(tmp_path: Path, engine: str) -> None:
+    small, large = with_analysis(tmp_path / "small", 150, engine), with_analysis(tmp_path / "large", 600, engine)
     wanted = search.Wanted.of(START)
 
     def timed(database: Path) -> float:

@@ -19,11 +19,10 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from click.testing import CliRunner, Result
 from conftest import CORPUS
 from index_oracle import expected_positions
+from test_archive import copy_samples, run
 
-from bgrecord.cli import main
 from bgrecord.core.position import Position
 from bgrecord.formats.reader import match_files
 from bgrecord.show.steps import step_records
@@ -44,17 +43,6 @@ KEYS = {"positions": ("file", "match", "game", "step"), "games": ("file", "match
 
 def ordered(rows: list[dict[str, Any]], table: str) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda row: tuple(str(row.get(k)) for k in KEYS[table]))
-
-
-def run(*args: str) -> Result:
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result
-
-
-def copy_samples(folder: Path) -> Path:
-    shutil.copytree(SAMPLES, folder, ignore=shutil.ignore_patterns("*.py", "*.sh", "*.md"))
-    return folder
 
 
 def plain(value: Any) -> Any:
@@ -177,7 +165,10 @@ def same_summaries(db: Path, expected: dict[str, pd.DataFrame]) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_stats_and_the_index_tables_are_equal_on_the_samples(tmp_path: Path, engine: str) -> None:
+def test_stats_and_the_index_tables_are_equal_on_the_samples(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgrecord.tables import archive
+
+    monkeypatch.setattr(archive, "MATCHES_AT_ONCE", 2)  # the matches written as the games stream out, again and again
     files = [str(path) for path in match_files([copy_samples(tmp_path / "samples")])]
     db, expected = index_and_stats(tmp_path, files, engine)
     same_summaries(db, expected)

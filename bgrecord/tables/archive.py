@@ -301,6 +301,7 @@ def _summaries(database: Database, dedupe: bool) -> None:
     ended: dict[tuple[str, int], dict[str, Any]] = {}
     current: tuple[str, int] | None = None
     order = ", ".join(f'"{c}"' for c in GAME_COLUMNS)
+    writer = database.beside()  # the matches go in as the games stream out
     for row in database.rows(f"SELECT {order} FROM games ORDER BY file, file_id, match, game", GAME_COLUMNS):
         if dedupe and row["duplicate_of"]:
             continue
@@ -309,14 +310,14 @@ def _summaries(database: Database, dedupe: bool) -> None:
             if current is not None and current in tables.match_rows:
                 ended[current] = tables.match_rows.pop(current)
             if len(ended) >= MATCHES_AT_ONCE:
-                database.append_frame("matches", Tables(match_rows=ended).matches())
+                writer.append_frame("matches", Tables(match_rows=ended).matches())
                 ended = {}
             current = key
         tables.add_row(row)
     ended.update(tables.match_rows)
-    database.append_frame("matches", Tables(match_rows=ended).matches())
-    database.append_frame("players", tables.players())
-    database.append_frame("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
+    writer.append_frame("matches", Tables(match_rows=ended).matches())
+    writer.append_frame("players", tables.players())
+    writer.append_frame("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
 
 
 @contextlib.contextmanager

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 # are made again from the files they list; a newer one is refused)
 SCHEMA_VERSION = 3
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
+DUCKDB_MEMORY = "256MB"  # DuckDB's own memory; beyond it, it works on disk
 
 _SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
 _KEYS = {"game_rows": "game_id", "files": "file_id"}  # SQLite's rowid: the tables' own numbers
@@ -54,8 +55,8 @@ class Database:
         self.buckets: int | None = None  # a Parquet dataset's: positions split by their hash (bgrecord.tables.dataset)
         engine = require("duckdb") if self.engine == "duckdb" else None
         try:
-            if engine is not None:
-                self.connection: Any = engine.connect(str(self.path), read_only=read_only)
+            if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
+                self.connection: Any = engine.connect(str(self.path), read_only=read_only, config={"memory_limit": DUCKDB_MEMORY})
             else:
                 self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
         except Exception as exc:
@@ -69,6 +70,14 @@ class Database:
         database = cls.__new__(cls)
         database.connection, database.engine, database.path, database.buckets = connection, engine, path, None
         return database
+
+    def beside(self) -> Database:
+        """The database through another cursor, for statements while this one streams rows
+        (DuckDB runs one at a time on a cursor; SQLite's connection runs both). Its own
+        temporary tables are not seen there."""
+        if self.engine != "duckdb":
+            return self
+        return Database.over(self.connection.cursor(), self.engine, self.path)
 
     def names(self) -> set[str]:
         """The tables and views of the database."""

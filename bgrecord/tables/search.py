@@ -217,7 +217,7 @@ class _Analyses:
     COLUMNS = ("kind", "play", "best", "error", "mark", "category", "luck", "plies")
 
     def __init__(self, database: Database) -> None:
-        self.database = database
+        self.database = database.beside()  # asked while the occurrences stream out
         self.present = "decisions" in database.names()
         self.deepest: dict[str, Any] = {}
 

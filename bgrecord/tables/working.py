@@ -32,8 +32,7 @@ from bgrecord.tables.schema import POSITION_COLUMNS, TABLES
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
 _JOURNALS = (".wal", "-journal", "-wal", "-shm")  # the engines' own files beside a database
-DUCKDB_MEMORY = "256MB"
-_LEGACY = ("games",)  # a table of older schemas (a view now)  # DuckDB's own memory; beyond it, it works on disk
+_LEGACY = ("games",)  # a table of older schemas (a view now)
 
 
 class Working:
@@ -228,7 +227,6 @@ def _copy(target: Path, temporary: Path) -> Database:
         database.execute("PRAGMA cache_size=-65536")  # 64 MB: the positions merged in order at the end
         return database
     database = Database(temporary, name=target)
-    database.execute(f"SET memory_limit = '{DUCKDB_MEMORY}'")
     database.execute(f"SET temp_directory = '{_quoted(str(temporary) + '.tmp')}'")
     database.execute(f"ATTACH '{_quoted(str(target))}' AS old (READ_ONLY)")
     return database
