@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib.util
+import os
 import shutil
 import statistics
 import subprocess
@@ -37,9 +38,13 @@ def galaxy() -> list[str]:
         return [str(CORPUS / row["file"]) for row in csv.DictReader(rows, delimiter="\t") if row["producer_guess"] == "Backgammon Galaxy export"]
 
 
-def timed(arguments: list[str]) -> float:
+def timed(arguments: list[str], cpu: list[float] | None = None) -> float:
+    """Seconds of a bgrecord command (and, into ``cpu``, the CPU seconds of all its processes)."""
     start = time.perf_counter()
-    subprocess.run([*BGRECORD, *arguments], check=False, capture_output=True)
+    process = subprocess.Popen([*BGRECORD, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     return time.perf_counter() - start
 
 
@@ -59,14 +64,18 @@ def main() -> None:
             (listing / f"{number:05d}-{Path(path).name}").symlink_to(Path(path).resolve())
         jobs = ["-j", options.jobs, "-q"]
         ratios: dict[str, list[float]] = {engine: [] for engine in engines}
+        cpu_ratios: dict[str, list[float]] = {engine: [] for engine in engines}
         for _ in range(options.pairs):
             for engine in engines:
-                validate = timed(["validate", *jobs, str(listing)])
+                cpu: list[float] = []
+                validate = timed(["validate", *jobs, str(listing)], cpu)
                 target = tmp / f"index.{engine}"
                 target.unlink(missing_ok=True)
-                index = timed(["index", *jobs, str(listing), "-o", str(target)])
+                index = timed(["index", *jobs, str(listing), "-o", str(target)], cpu)
                 ratios[engine].append(index / validate)
-                print(f"validate {validate:6.2f} s, index ({engine:6}) {index:6.2f} s: {index / validate:.2f}x")
+                cpu_ratios[engine].append(cpu[1] / cpu[0])
+                print(f"validate {validate:6.2f} s ({cpu[0]:.2f} s CPU), index ({engine:6}) {index:6.2f} s ({cpu[1]:.2f} s CPU): "
+                      f"{index / validate:.2f}x the time, {cpu[1] / cpu[0]:.2f}x the CPU")  # fmt: skip
         from bgrecord.tables.database import Database
 
         for engine in engines:
@@ -75,7 +84,8 @@ def main() -> None:
             games = database.query("SELECT count(*) FROM games")[0][0]
             database.close()
             print(f"{engine}: {games:,} games, {target.stat().st_size / games:,.0f} bytes a game; index/validate median "
-                  f"{statistics.median(ratios[engine]):.2f}x (of {options.pairs} pairs)")  # fmt: skip
+                  f"{statistics.median(ratios[engine]):.2f}x the time, {statistics.median(cpu_ratios[engine]):.2f}x the CPU "
+                  f"(of {options.pairs} pairs)")  # fmt: skip
             from bgrecord.tables.search import positions
 
             middle = next(row["position_id"] for row in positions(target) if row["action"] == "move" and row["step"] > 20)

@@ -175,8 +175,9 @@ def subset(root: Path, made: list[tuple[str, int]], games: int) -> tuple[Path, i
 # --- measuring ---
 
 
-def run(arguments: list[str]) -> tuple[float, int]:
-    """Seconds and peak memory (KB, of the command's largest process) of a bgrecord command."""
+def run(arguments: list[str]) -> tuple[float, int, float]:
+    """Seconds, peak memory (KB, of the command's largest process) and CPU seconds (of all its
+    processes: what the machine's load touches least) of a bgrecord command."""
     start = time.perf_counter()
     process = subprocess.Popen([*BGRECORD, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
@@ -184,7 +185,7 @@ def run(arguments: list[str]) -> tuple[float, int]:
     error = process.stderr.read().decode(errors="replace") if process.stderr else ""
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"bgrecord {' '.join(arguments)} failed:\n{error[-2000:]}")
-    return seconds, int(usage.ru_maxrss)
+    return seconds, int(usage.ru_maxrss), usage.ru_utime + usage.ru_stime
 
 
 def find_latency(database: Path, folder: Path) -> tuple[float, float]:
@@ -209,12 +210,16 @@ def find_latency(database: Path, folder: Path) -> tuple[float, float]:
     return statistics.median(latencies), max(latencies)
 
 
-def measure(folder: Path, games: int, work: Path, jobs: int) -> dict[str, Any]:
+def measure(folder: Path, games: int, work: Path, jobs: int, commands: list[str]) -> dict[str, Any]:
     found: dict[str, Any] = {"games": games}
     j = ["-j", str(jobs), "-q"]
-    found["validate"] = run(["validate", *j, str(folder)])
-    found["stats"] = run(["stats", *j, str(folder), "-o", str(work / "games.csv"), "--overwrite"])
+    if "validate" in commands:
+        found["validate"] = run(["validate", *j, str(folder)])
+    if "stats" in commands:
+        found["stats"] = run(["stats", *j, str(folder), "-o", str(work / "games.csv"), "--overwrite"])
     for engine in ("sqlite", "duckdb"):
+        if engine not in commands:
+            continue
         target = work / f"index.{engine}"
         target.unlink(missing_ok=True)
         found[f"index {engine}"] = run(["index", *j, str(folder), "-o", str(target)])
@@ -225,19 +230,27 @@ def measure(folder: Path, games: int, work: Path, jobs: int) -> dict[str, Any]:
 
 def report(results: list[dict[str, Any]]) -> None:
     first = results[0]
-    print(f"{'games':>9} | {'command':<14} | {'seconds':>8} | {'µs/game':>8} | {'growth':>6} | {'peak MB':>7}")
+    print(f"{'games':>9} | {'command':<14} | {'seconds':>8} | {'µs/game':>8} | {'growth':>6} | {'peak MB':>7} | {'CPU s':>7} | {'growth':>6}")
     for result in results:
         games = result["games"]
         for name in ("validate", "stats", "index sqlite", "index duckdb"):
-            seconds, peak = result[name]
-            per, base = seconds / games * 1e6, first[name][0] / first["games"] * 1e6
-            print(f"{games:>9,} | {name:<14} | {seconds:>8.1f} | {per:>8.1f} | {per / base:>6.2f} | {peak / 1024:>7.0f}")
+            if name not in result:
+                continue
+            seconds, peak, cpu = result[name]
+            per = seconds / games * 1e6
+            growth = f"{per / (first[name][0] / first['games'] * 1e6):>6.2f}" if name in first else "     -"
+            cpu_growth = f"{cpu / games / (first[name][2] / first['games']):>6.2f}" if name in first else "     -"
+            print(f"{games:>9,} | {name:<14} | {seconds:>8.1f} | {per:>8.1f} | {growth} | {peak / 1024:>7.0f} | {cpu:>7.1f} | {cpu_growth}")
         for engine in ("sqlite", "duckdb"):
-            per, base = result[f"bytes {engine}"] / games, first[f"bytes {engine}"] / first["games"]
+            if f"bytes {engine}" not in result:
+                continue
+            per = result[f"bytes {engine}"] / games
+            growth = f" ({per / (first[f'bytes {engine}'] / first['games']):.2f})" if f"bytes {engine}" in first else ""
             median, slowest = result[f"find {engine}"]
-            print(f"{games:>9,} | {engine:<14} | {per:,.0f} bytes a game ({per / base:.2f}), find {median:.1f} ms median, {slowest:.1f} ms slowest")
-        ratio = result["index sqlite"][0] / result["validate"][0]
-        print(f"{games:>9,} | index sqlite / validate: {ratio:.2f}x; duckdb: {result['index duckdb'][0] / result['validate'][0]:.2f}x")
+            print(f"{games:>9,} | {engine:<14} | {per:,.0f} bytes a game{growth}, find {median:.1f} ms median, {slowest:.1f} ms slowest")
+            if "validate" in result:
+                index, validate = result[f"index {engine}"], result["validate"]
+                print(f"{games:>9,} | index {engine} / validate: {index[0] / validate[0]:.2f}x the time, {index[2] / validate[2]:.2f}x the CPU")
 
 
 def main() -> None:
@@ -246,6 +259,7 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=Path("archive-scale"), help="where the archive and the indexes are made")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--commands", default="validate,stats,sqlite,duckdb", help="what to measure (a million games: hours)")
     options = parser.parse_args()
     sizes = sorted(int(size) for size in options.sizes.split(","))
     options.folder.mkdir(parents=True, exist_ok=True)
@@ -256,7 +270,7 @@ def main() -> None:
         print(f"{total:,} games in {files:,} files", file=sys.stderr)
         work = options.folder / "work" / str(games)
         work.mkdir(parents=True, exist_ok=True)
-        results.append(measure(folder, total, work, options.jobs))
+        results.append(measure(folder, total, work, options.jobs, options.commands.split(",")))
         report(results)
         sys.stdout.flush()
 

@@ -92,11 +92,14 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
     starts: list[tuple[int, int, bytes]] = []
     units: list[str] = []
     in_match: Counter[int] = Counter()
+    count = 0  # positions
 
     def each(number: int, match: MatchRecord, out: GameReplay) -> None:
-        nonlocal chunk
+        nonlocal chunk, count
         in_match[number] += 1
+        before = len(chunk)
         base, found = game_positions(len(games), out, chunk)
+        count += (len(chunk) - before) // len(POSITION_COLUMNS)
         games.append((base, rules_for(match, rules).jacoby and not match.length, in_match[number]))
         if len(chunk) >= POSITIONS_A_CHUNK * len(POSITION_COLUMNS):
             positions.extend([chunk])
@@ -118,9 +121,9 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
         except Oversized:
             found.oversized = True
     if found.problem or found.oversized:  # what was replayed before a failure is not kept: neither are its positions
-        positions, games, starts = Spool(), [], []
+        positions, games, starts, count = Spool(), [], [], 0
     return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, oversized=found.oversized, empty=found.empty,
-                     positions=positions, games=games, starts=starts, unit=units[0] if units else None)  # fmt: skip
+                     positions=positions, games=games, starts=starts, unit=units[0] if units else None, position_count=count)  # fmt: skip
 
 
 def failed_rows(file: Any, exc: BaseException) -> IndexRows:

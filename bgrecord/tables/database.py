@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # are made again from the files they list; a newer one is refused)
 SCHEMA_VERSION = 3
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
-DUCKDB_MEMORY = "256MB"  # DuckDB's own memory; beyond it, it works on disk
+DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
 
 _SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
 _KEYS = {"game_rows": "game_id", "files": "file_id"}  # SQLite's rowid: the tables' own numbers

@@ -42,6 +42,7 @@ class IndexRows(FileRows):
     read)."""
 
     positions: Spool[array[int]] = field(default_factory=Spool)
+    position_count: int = 0
     games: list[tuple[int | None, bool, int]] = field(default_factory=list)
     starts: list[tuple[int, int, bytes]] = field(default_factory=list)
     unit: str | None = None
@@ -68,7 +69,7 @@ class IndexReport:
 
 def _large(rows: IndexRows) -> bool:
     """Rows of a file too many to hold with others: written alone, chunk by chunk."""
-    return len(rows.positions) * POSITIONS_A_CHUNK > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY
+    return rows.position_count > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY
 
 
 class RowsWriter:
@@ -96,7 +97,7 @@ class RowsWriter:
             self.one(rows, path)
             return
         self.pending.append((rows, path))
-        self.positions += len(rows.positions) * POSITIONS_A_CHUNK
+        self.positions += rows.position_count
         if self.positions >= BATCH_POSITIONS or len(self.pending) >= BATCH_FILES:
             self.flush()
 
