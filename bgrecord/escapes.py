@@ -9,8 +9,9 @@ goes to standard output and standard error, a replay written to a file); :func:`
 escapes those two as well, for one field that must stay on its line (a path, a name, a
 message). The escapes are visible text: ``\\n``, ``\\t``, ``\\r`` and ``\\x1b`` for a C0 control
 character (as Python's ``repr`` writes them), ``\\u009b`` for DEL, a C1 control, a bidirectional control, a line or
-paragraph separator and a lone surrogate. Escaping is idempotent, and JSON stays JSON with the
-same values: JSON writers escape C0 themselves, and the others become JSON escapes.
+paragraph separator, a lone surrogate and a character that shows nothing (``\\u200b``). Escaping
+is idempotent, and JSON stays JSON with the same values: JSON writers escape C0 themselves, and
+the others become JSON escapes.
 
 :func:`quoted` shows a value in a message, cut to a length: a message quotes, it does not
 copy a 400 KB value.
@@ -21,9 +22,12 @@ from __future__ import annotations
 import re
 
 # Control characters (C0 but tab and line feed, DEL, C1), bidirectional controls, line and
-# paragraph separators, and lone surrogates.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
-_UNSAFE_IN_FIELD = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+# paragraph separators, lone surrogates, and what shows nothing (a zero-width space, a word
+# joiner, a soft hyphen, a byte-order mark: two names that look the same show apart; the
+# zero-width joiner and non-joiner, which scripts and emoji need, are kept).
+_INVISIBLE = "\u00ad\u200b\u2060-\u2064\ufeff"
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff{_INVISIBLE}]")
+_UNSAFE_IN_FIELD = re.compile(f"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff{_INVISIBLE}]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 QUOTED = 60  # the most characters of a value a message quotes
 

@@ -1,6 +1,7 @@
 """What the index's positions table stands for, made here from the replays alone: the rows the
 index of schema 2 held (a row an action, with every identifier of the position before it),
-the play in bgrecord's notation. ``tests/test_index.py`` checks that the index, read back
+the play in bgrecord's notation, an empty name as every output writes it since issue 30
+(``(no name, left)``). ``tests/test_index.py`` checks that the index, read back
 (:func:`bgrecord.tables.search.positions`), gives these rows, column by column.
 """
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from bgrecord.formats.records import MatchRecord
+from bgrecord.names import named
 from bgrecord.replay import GameReplay
 from bgrecord.replay.rules import rules_for
 from bgrecord.tables.stats import file_rows
@@ -26,7 +28,7 @@ def _rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> Ite
         pips = position.pips()
         yield {
             "match": number, "game": out.game.index, "move": row, "line": step.action.line, "unit": match.unit, "step": index,
-            "action": step.kind, "player": position.turn, "player0": names[0], "player1": names[1],
+            "action": step.kind, "player": position.turn, "player0": named(names[0], 0), "player1": named(names[1], 1),
             "dice": f"{max(dice)}{min(dice)}" if dice else None, "play": notation(step.play) if step.play is not None else None,
             **ids_json(position, state, ogid), "pips0": pips[0], "pips1": pips[1], "cube": step.cube, "cube_owner": step.cube_owner,
             "score0": step.score[0], "score1": step.score[1], "match_length": match.length,

@@ -56,7 +56,7 @@ def test_board_dance_and_finished_game() -> None:
     [
         (["board", "4HPwATDgc/ABMB"], "stray bits"),
         (["board", "nonsense"], "Position ID is 14 base64 characters"),
-        (["board", "4HPwATDgc/ABMA", "--dice", "71"], "dice are two digits from 1 to 6"),
+        (["board", "4HPwATDgc/ABMA", "--dice", "71"], "a roll is two dice from 1 to 6"),
         (["board", "XGID=-b--:0"], "an XGID has"),
     ],
 )
@@ -74,7 +74,8 @@ def test_demo_is_deterministic_and_ends_with_a_result() -> None:
 
 def test_cli_reference_matches_help() -> None:
     reference = (DOCS / "cli.md").read_text(encoding="utf-8")
-    for command in ([], ["validate"], ["replay"], ["convert"], ["stats"], ["read"], ["board"], ["demo"], ["analyze"], ["index"], ["find"], ["report"]):
+    for command in ([], ["validate"], ["replay"], ["convert"], ["stats"], ["read"], ["board"], ["demo"], ["analyze"], ["index"], ["find"],
+                    ["report"], ["players"]):
         code, out = run(*command, "--help")
         assert code == 0
         assert out in reference, f"docs/cli.md is out of date for: bgrecord {' '.join(command)} --help"

@@ -7,7 +7,6 @@ play notation, accepted in any order by ``find``.
 
 from __future__ import annotations
 
-import gzip
 import importlib.util
 import json
 import os
@@ -25,6 +24,8 @@ from test_archive import copy_samples, run
 
 from bgrecord.core.position import Position
 from bgrecord.formats.reader import match_files
+from bgrecord.formats.source import Input
+from bgrecord.replay.matchkeys import content_key
 from bgrecord.show.steps import step_records
 from bgrecord.tables import positions as codes
 from bgrecord.tables import search, stats
@@ -33,7 +34,6 @@ from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
-BEFORE = Path(__file__).resolve().parent / "data" / "index" / "samples-schema-2.json.gz"
 HAS_DUCKDB = importlib.util.find_spec("duckdb") is not None
 ENGINES = ["sqlite", pytest.param("duckdb", marks=pytest.mark.skipif(not HAS_DUCKDB, reason="DuckDB needs bgrecord[db]"))]
 SUMMED = ("games", "players", "matches", "dice")
@@ -86,16 +86,20 @@ def same_table(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], columns
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_the_index_holds_what_the_index_of_schema_2_held(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The samples' tables and positions, as bgrecord 0.x (schema 2, before issue 33) wrote them
-    (``bgrecord index samples -o old.sqlite -j 1``, every table dumped): the same rows, every
-    column; a play, the same moves (it was stored highest source first in the .mat numbers)."""
-    before = json.loads(gzip.decompress(BEFORE.read_bytes()))
-    monkeypatch.chdir(tmp_path)
-    copy_samples(tmp_path / "samples")
-    assert run("index", "samples", "-o", f"archive.{engine}", "-j", "1").exit_code == 0
-    for table, rows in before.items():
-        same_table(rows_of(Path(f"archive.{engine}"), table), ordered(rows, table), list(rows[0]), table)
+def test_the_index_holds_what_the_index_of_schema_2_held(tmp_path: Path, engine: str) -> None:
+    """Every position row of the samples, read back, is the row the index of schema 2 held
+    (``tests/index_oracle.py`` makes it as that index did, from the replay: every identifier,
+    the play in bgrecord's notation), in both engines; the files table says what it said (the
+    tables summed from the games: the stats tests below)."""
+    files = [str(path) for path in match_files([copy_samples(tmp_path / "samples")])]
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", *files, "-o", str(db), "-j", "1").exit_code == 0
+    expected = ordered([row for name in files for row in expected_positions(name)], "positions")
+    same_table(rows_of(db, "positions"), expected, list(search.POSITION_ROW_COLUMNS), "positions")
+    games = stats.games(files)
+    said = [{"file": name, "file_key": content_key(Input.named(name)), "games": int((games["file"] == name).sum()), "problem": None}
+            for name in files]  # fmt: skip
+    same_table(rows_of(db, "files"), ordered(said, "files"), ["file", "file_key", "games", "problem"], "files")
 
 
 @pytest.mark.parametrize("engine", ENGINES)

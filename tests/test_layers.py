@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bgrecord"
 LAYERS = ["core", "formats", "replay", "writing", "tables", "analysis", "show", "report", "cli"]
-ROOT_UTILITIES = {"bgrecord.extras", "bgrecord.outputs", "bgrecord.escapes"}
+ROOT_UTILITIES = {"bgrecord.extras", "bgrecord.outputs", "bgrecord.escapes", "bgrecord.names"}
 UPWARD_HOOKS = {("bgrecord.core.position", "bgrecord.show.board"), ("bgrecord.core.position", "bgrecord.show.svg")}
 NOT_IMPORTABLE = {"bgrecord.analysis.gnubg_script"}  # runs inside GNU Backgammon, which gives it the gnubg module
 

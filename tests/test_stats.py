@@ -168,8 +168,8 @@ def test_stats_formats_and_plots(tmp_path: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["stats", str(FIXTURES), "-o", str(tmp_path / "g.json"), "--format", "json", "--plot", str(tmp_path / "r.html")])
     assert result.exit_code == 0, result.output
-    lines = (tmp_path / "g.json").read_text().splitlines()
-    assert len(lines) == 7 and json.loads(lines[0])["result"] == "gammon"
+    rows = json.loads((tmp_path / "g.json").read_text())  # one document: a list of the rows
+    assert len(rows) == 7 and rows[0]["result"] == "gammon"
     assert "data:image/png;base64," in (tmp_path / "r.html").read_text()
     result = runner.invoke(main, ["stats", str(FIXTURES), "-o", str(tmp_path / "g.csv"), "--plot", str(tmp_path / "r.png")])
     assert result.exit_code == 0, result.output

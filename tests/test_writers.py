@@ -57,12 +57,12 @@ def written(match: MatchRecord, games: list[GameReplay], target: str) -> str | b
     """The match written in ``target`` (mat, sgf, json, ogxm), as ``bgrecord convert`` writes it."""
     rules = rules_for(match)
     if target == "mat":
-        return write_mat(match, games)
+        return write_mat(match, games, rules)
     if target == "sgf":
-        return write_sgf(match, games, rules.crawford, rules.jacoby, rules.variant is Variant.NACKGAMMON)
+        return write_sgf(match, games, rules)
     if target == "json":
-        return write_json(match, games, rules.jacoby)
-    return write_ogxm(match, games)
+        return write_json(match, games, rules)
+    return write_ogxm(match, games, rules)
 
 
 # What a target cannot hold, and so refuses to write, rather than writing another match.

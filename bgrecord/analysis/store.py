@@ -141,8 +141,21 @@ def table_kind(columns: Iterable[str]) -> str | None:
     return None
 
 
+def _read_json(path: str | Path, fmt: str) -> Any:
+    """A JSON table: one document (``.json``), or JSON Lines (``.jsonl``; also a ``.json`` of
+    an earlier bgrecord, which wrote JSON Lines there)."""
+    import pandas as pd
+
+    if fmt == "json":
+        try:
+            return pd.read_json(path, dtype=False)
+        except ValueError:
+            pass
+    return pd.read_json(path, lines=True, dtype=False)
+
+
 def load(path: str | Path) -> tuple[str, Any]:
-    """A table written by ``bgrecord analyze`` (CSV, Parquet or JSON lines, by extension), and
+    """A table written by ``bgrecord analyze`` (CSV, Parquet, JSON or JSON Lines, by extension), and
     which one it is. Raises ``ValueError`` for another table, ``OSError`` when unreadable."""
     import pandas as pd
 
@@ -154,12 +167,12 @@ def load(path: str | Path) -> tuple[str, Any]:
 
         require("pyarrow")
         data = pd.read_parquet(path)
-    elif fmt == "json":
-        data = pd.read_json(path, lines=True, dtype=False)
+    elif fmt in ("json", "jsonl"):
+        data = _read_json(path, fmt)
     elif fmt == "csv":
         data = pd.read_csv(path, dtype=str, keep_default_na=True)
     else:
-        raise ValueError(f"{path}: give a table written by bgrecord analyze (.csv, .parquet, .jsonl)")
+        raise ValueError(f"{path}: give a table written by bgrecord analyze (.csv, .parquet, .json, .jsonl)")
     kind = table_kind(data.columns)
     if kind is None:
         raise ValueError(f"{path}: not a table written by bgrecord analyze (its columns are not decisions', players' or matches')")

@@ -17,6 +17,7 @@ from bgrecord.cli.check import read, validate
 from bgrecord.cli.common import Failure, worker_count
 from bgrecord.cli.converting import convert
 from bgrecord.cli.database import find, index
+from bgrecord.cli.people import players
 from bgrecord.cli.replaying import replay_command
 from bgrecord.cli.reporting import report
 from bgrecord.cli.tables import stats
@@ -52,7 +53,7 @@ def main() -> None:
     """Read, re-validate, replay and mine backgammon match records."""
 
 
-for command in (analyze, board, convert, demo, find, index, read, replay_command, report, stats, validate):
+for command in (analyze, board, convert, demo, find, index, players, read, replay_command, report, stats, validate):
     main.add_command(command)
 
 

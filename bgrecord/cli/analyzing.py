@@ -20,6 +20,7 @@ from bgrecord.cli.common import (
     rules_option,
     scheduler_option,
 )
+from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
 
@@ -59,18 +60,20 @@ def timeout_option(command: Any) -> Any:
 @plies_option
 @engine_option
 @timeout_option
-@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
-              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
+@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "jsonl", "dataset"]),
+              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one document: a list of rows), jsonl "
+                   "(a row a line) or dataset "
                    "(the decisions table as a folder of Parquet files partitioned by source folder); by default from each "
                    "output's extension (.csv, .parquet, .json, .jsonl; a name ending in / is a dataset), else csv.")  # fmt: skip
 @rules_option()
+@aliases_option
 @jobs_option
 @scheduler_option
 @overwrite_option
 @quiet_option
 def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None, matches_out: str | None, plies: int,
-            engine: str, timeout: float, table_format: str | None, rules: str | None, jobs: int, scheduler: str | None,
-            overwrite: bool, quiet: bool) -> None:  # fmt: skip
+            engine: str, timeout: float, table_format: str | None, rules: str | None, people: Any, jobs: int,
+            scheduler: str | None, overwrite: bool, quiet: bool) -> None:  # fmt: skip
     """Every decision's error and every roll's luck, the records' own or gnubg's: tables.
 
     Each match is read and replayed by bgrecord. Its games without errors are analysed by the
@@ -140,7 +143,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
                     writers.append((kind, stack.enter_context(DatasetWriter(path.rstrip("/\\"), TABLES[kind], _common_folder(inputs.files)))))
                 else:
                     writers.append((kind, stack.enter_context(TableWriter(path, fmt, TABLES[kind]))))
-            batches = _Batches(writers)
+            batches = _Batches(writers, people)
             arguments = (plies, rules, engine, timeout, known, settings)
             for found in each_file(analyse_file, inputs.files, arguments, workers, quiet, scheduler=scheduler, progress=("analysing", 2),
                                    batch=1, failed=failed_analysis):  # fmt: skip
@@ -207,13 +210,14 @@ class _Batches:
     """Rows gathered file by file and written a few thousand at a time (each write has a cost
     of its own); memory stays bounded."""
 
-    def __init__(self, writers: list[tuple[str, Any]]) -> None:
+    def __init__(self, writers: list[tuple[str, Any]], people: Any) -> None:
         self.writers = writers
+        self.people = people  # the names made one person (--aliases)
         self.rows: dict[str, list[dict[str, Any]]] = {kind: [] for kind, _ in writers}
 
     def add(self, found: Any) -> None:
         for kind in self.rows:
-            self.rows[kind].extend(getattr(found, kind))
+            self.rows[kind].extend(_named(getattr(found, kind), self.people))
         if len(self.rows.get("decisions", ())) >= 5000:
             self.flush()
 
@@ -222,6 +226,18 @@ class _Batches:
             writer.write(self.rows[kind])
         for rows in self.rows.values():
             rows.clear()
+
+
+def _named(rows: list[dict[str, Any]], people: Any) -> list[dict[str, Any]]:
+    """The rows with their players' names as persons (:mod:`bgrecord.names`: an empty name
+    shown as every table shows it, the aliases applied)."""
+    from bgrecord.names import unnamed
+
+    for row in rows:
+        for column, side in (("name", row.get("player")), ("opponent", 1 - row["player"] if row.get("player") in (0, 1) else None)):
+            if column in row and side in (0, 1):
+                row[column] = people.of(row[column] or "") or unnamed(side)
+    return rows
 
 
 class RunReport:

@@ -17,12 +17,20 @@ _KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 _NAMES = ("O", "X")
 
 
-def _parse_dice(text: str) -> Dice:
-    if not re.fullmatch(r"[1-6]{2}", text):
-        raise click.BadParameter(f"dice are two digits from 1 to 6, like 31, not {text!r}")
+_DICE = re.compile(r"([1-6])[ \t]*[-/:,x]?[ \t]*([1-6])", re.I)
+
+
+def _parse_dice(context: click.Context, parameter: click.Parameter, text: str | None) -> Dice | None:
+    """A roll as bgrecord prints it (``3-1``, as the replay says it) or as a .mat writes it
+    (``31``); refused before anything is drawn."""
+    if text is None:
+        return None
+    found = _DICE.fullmatch(text.strip())
+    if found is None:
+        raise click.BadParameter(f"a roll is two dice from 1 to 6, like 31 or 3-1, not {text[:20]!r}")
     from bgrecord.core.position import Dice
 
-    return Dice(int(text[0]), int(text[1]))
+    return Dice(int(found.group(1)), int(found.group(2)))
 
 
 def parse_identifier(text: str, turn: int | None) -> tuple[Position, MatchState | None]:
@@ -37,9 +45,9 @@ def parse_identifier(text: str, turn: int | None) -> tuple[Position, MatchState 
 
 @click.command()
 @click.argument("identifier")
-@click.option("--dice", help="A roll such as 31: also list the legal plays for it.")
+@click.option("--dice", callback=_parse_dice, help="A roll such as 31 or 3-1: also list the legal plays for it.")
 @click.option("--turn", type=click.IntRange(0, 1), help="Player on roll (0 = O, 1 = X) for a bare Position ID.")
-def board(identifier: str, dice: str | None, turn: int | None) -> None:
+def board(identifier: str, dice: Dice | None, turn: int | None) -> None:
     """Draw the board of a Position ID, a gnubg ID, an XGID or an OGID.
 
     \b
@@ -57,7 +65,7 @@ def board(identifier: str, dice: str | None, turn: int | None) -> None:
     if outcome:
         click.echo(f"Game over: {_NAMES[outcome.winner]} has won {_KINDS[outcome.kind]}.")
     elif dice:
-        roll = _parse_dice(dice)
+        roll = dice
         plays = position.legal_plays(roll)
         if not plays[0].play:
             click.echo(f"{_NAMES[position.turn]} cannot move with {roll}.")

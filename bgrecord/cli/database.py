@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
 
@@ -25,11 +26,12 @@ from bgrecord.formats.issues import count
               help="A table written by bgrecord analyze (decisions, players or matches) to keep in the database, by "
                    "match and plies; find then shows the error made at each occurrence. May be given more than once.")  # fmt: skip
 @rules_option()
+@aliases_option
 @jobs_option
 @scheduler_option
 @quiet_option
-def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses: tuple[str, ...], rules: str | None, jobs: int,
-          scheduler: str | None, quiet: bool) -> None:  # fmt: skip
+def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses: tuple[str, ...], rules: str | None, people: Any,
+          jobs: int, scheduler: str | None, quiet: bool) -> None:  # fmt: skip
     """Put match files into a database: the tables of stats, and every position.
 
     PATHS are files or folders. The database holds the games, players, matches and dice tables
@@ -77,22 +79,22 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
     files = [str(Path(name)) for name in inputs.files]
     try:
         if kind == "dataset":
-            report = _dataset(target, files, work, dedupe, folders)
+            report = _dataset(target, files, work, dedupe, folders, people)
         else:
-            report = update(target, files, work, dedupe, waiting, folders)
+            report = update(target, files, work, dedupe, waiting, folders, people)
         if tables:
             from bgrecord.analysis.store import rows_of, storing
 
             with storing(target, waiting) as store:
-                for kind, data in tables:
-                    store.add(kind, rows_of(data))
+                for table, data in tables:
+                    store.add(table, rows_of(data))
     except (ValueError, OSError) as exc:
         fail(str(exc))
     _told(report, target, quiet)
     inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems or report.empty))
 
 
-def _dataset(target: str, files: list[str], work: Any, dedupe: bool, folders: list[str]) -> Any:
+def _dataset(target: str, files: list[str], work: Any, dedupe: bool, folders: list[str], people: Any) -> Any:
     """The index of ``files`` made in a temporary folder, and written as a dataset at ``target``."""
     import tempfile
 
@@ -101,7 +103,7 @@ def _dataset(target: str, files: list[str], work: Any, dedupe: bool, folders: li
     from bgrecord.tables.dataset import write
 
     with tempfile.TemporaryDirectory(prefix="bgrecord-index-") as folder:
-        report = update(Path(folder) / "index.sqlite", files, work, dedupe, None, folders)
+        report = update(Path(folder) / "index.sqlite", files, work, dedupe, None, folders, people)
         with atomic_folder(target) as written:
             write(Path(folder) / "index.sqlite", written)
     return report
@@ -220,7 +222,9 @@ def _json_document(position_id: str, total: int, found: Any) -> int:
 def _occurrence(row: dict[str, Any]) -> str:
     """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``; in a file
     without lines, the unit its place counts (``file.xg:record 4: ...``), as validate says it."""
-    names = (one_line(row["player0"] or "left"), one_line(row["player1"] or "right"))
+    from bgrecord.names import named
+
+    names = (one_line(named(row["player0"] or "", 0)), one_line(named(row["player1"] or "", 1)))
     actor = names[row["player"]] if row["player"] in (0, 1) else "?"
     move = f", move {row['move']}" if row["move"] else ""
     match = f"match {row['match']}, " if row["match"] and row["match"] > 1 else ""

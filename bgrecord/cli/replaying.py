@@ -22,9 +22,10 @@ T = TypeVar("T")
 @click.command(name="replay")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--game", type=click.IntRange(1), help="Only this game (1-based in each file).")
-@click.option("--format", "output", type=click.Choice(["text", "jsonl", "html"]), default="text", show_default=True,
-              help="text: each step in words and the board after it; jsonl: one JSON object per action; html: one "
-                   "self-contained page (of one file).")  # fmt: skip
+@click.option("--format", "output", type=click.Choice(["text", "json", "jsonl", "html"]),
+              help="text: each step in words and the board after it; json: one document, the list of the steps' objects; "
+                   "jsonl: one JSON object per action; html: one self-contained page (of one file). By default from -o's "
+                   "extension (.json, .jsonl, .html), else text.")  # fmt: skip
 @click.option("--board", "board", type=click.Choice(["ascii", "words", "none"]), default="ascii", show_default=True,
               help="text: the board after each step as GNU Backgammon draws it, in words (for a screen reader), or none.")
 @click.option("--no-board", is_flag=True, help="The same as --board none.")
@@ -32,7 +33,8 @@ T = TypeVar("T")
               help="Whose side the points are numbered from in words (each play, the board in words, one point, the "
                    "best play): the player on roll (each play its mover's, as records write them), or the left or right "
                    "player's, kept fixed. The HTML page starts from it.")  # fmt: skip
-@click.option("-o", "--output-file", "target", metavar="FILE", help="Write here instead of standard output.")
+@click.option("-o", "--output", "target", metavar="FILE", help="Write here instead of standard output.")
+@click.option("--output-file", "old_target", metavar="FILE", hidden=True)  # the old spelling of -o, still read
 @overwrite_option
 @click.option("--interactive", "-i", is_flag=True, help="Step through one record with the keyboard (the keys: docs/cli.md, or ? in the viewer).")
 @click.option("--analysis", "analysis", metavar="FILE",
@@ -42,22 +44,27 @@ T = TypeVar("T")
               "and show each step's error and luck.")  # fmt: skip
 @plies_option
 @rules_option()
-def replay_command(paths: tuple[str, ...], game: int | None, output: str, board: str, no_board: bool, points_from: str,
-                   target: str | None, overwrite: bool, interactive: bool, analysis: str | None, analyze: bool, plies: int,
+def replay_command(paths: tuple[str, ...], game: int | None, output: str | None, board: str, no_board: bool, points_from: str,
+                   target: str | None, old_target: str | None, overwrite: bool, interactive: bool, analysis: str | None,
+                   analyze: bool, plies: int,
                    rules: str | None) -> None:  # fmt: skip
     """Replay match files step by step, for people and for programs.
 
     PATHS are files or folders (searched for match files), or - for standard input; records are
-    written as they are read. jsonl gives, for every action, the position and match IDs of the
-    state before it (gnubg Position ID and Match ID, XGID, OGID). Exit status 1 when a record
+    written as they are read. json and jsonl give, for every action, the position and match IDs
+    of the state before it (gnubg Position ID and Match ID, XGID, OGID). Exit status 1 when a record
     has errors (they are told at their step, and the output is still complete). With
-    --analysis or --analyze, each step also says its error and luck (jsonl: an "analysis" list).
+    --analysis or --analyze, each step also says its error and luck (json: an "analysis" list).
     """
     from bgrecord.outputs import OutputError, atomic_output, check_target
 
     source = click.get_current_context().get_parameter_source
-    if interactive and (target or source("output") is not ParameterSource.DEFAULT or no_board or source("board") is not ParameterSource.DEFAULT):
+    if target and old_target:
+        raise click.UsageError("give -o once (--output-file is its old spelling)")
+    target = target or old_target
+    if interactive and (target or output or no_board or source("board") is not ParameterSource.DEFAULT):
         raise click.UsageError("--interactive reads the keyboard: it takes neither --format, --board, --no-board nor -o")
+    output = _output_format(output, target)
     board = "none" if no_board else board
     found = gather(paths)
     found.report()
@@ -96,15 +103,23 @@ def replay_command(paths: tuple[str, ...], game: int | None, output: str, board:
     try:
         with atomic_output(target or "-") as out:
             for name in files:
+                before, annotated = produced, getattr(annotate, "found", 0)
                 if output == "html":
                     produced += _page(out, name, game, rules, tally, annotate, viewpoint)
-                    continue
-                if len(files) > 1 and output == "text":
-                    out.write(shown(f"== {one_line(name)} ==\n"))
-                said = functools.partial(_said, output=output, board=board, path=name, viewpoint=viewpoint)
-                for text in _records(name, game, rules, tally, output == "jsonl", said, annotate, viewpoint):
-                    out.write(shown(text))  # a file of text is read at a terminal too
-                    produced += 1
+                else:
+                    if len(files) > 1 and output == "text":
+                        out.write(shown(f"== {one_line(name)} ==\n"))
+                    said = functools.partial(_said, output=output, board=board, path=name, viewpoint=viewpoint)
+                    for text in _records(name, game, rules, tally, output in ("json", "jsonl"), said, annotate, viewpoint):
+                        if output == "json":  # one document: the steps' objects in one list
+                            text = ("[\n" if not produced else ",\n") + text
+                        out.write(shown(text))  # a file of text is read at a terminal too
+                        produced += 1
+                if analysis and produced > before and getattr(annotate, "found", 0) == annotated:
+                    click.echo(f"bgrecord: {one_line(name)}: warning: {one_line(analysis)} holds no analysis of its games (steps "
+                               "are found by their game's moves and score: another match's analysis?)", err=True)  # fmt: skip
+            if output == "json":
+                out.write("\n]\n" if produced else "[]\n")
     except OutputError as exc:
         fail(str(exc))
     if not produced and not found.missing and not tally.unread:
@@ -222,10 +237,21 @@ def _no_game(name: str, game: int | None, records: list[Any]) -> None:
     raise Nothing(f"{name}: no game to replay (bgrecord validate {name} says why)")
 
 
+def _output_format(given: str | None, target: str | None) -> str:
+    """The format asked, else the one ``-o``'s extension names (.json, .jsonl, .html), else
+    text; a usage error where they disagree on JSON (a .json output holds one document)."""
+    suffix = Path(target).suffix.lower() if target and target != STDIN else ""
+    named = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".html": "html", ".htm": "html"}.get(suffix)
+    if given in ("json", "jsonl") and named in ("json", "jsonl") and given != named:
+        raise click.UsageError(f"a {suffix} output holds {'one JSON document' if named == 'json' else 'JSON Lines'}: "
+                               f"give --format {named}, or name it {'.jsonl' if named == 'json' else '.json'}")  # fmt: skip
+    return given or named or "text"
+
+
 def _said(record: Any, output: str, board: str, path: str, viewpoint: int | None = None) -> str:
-    """A step as text (its lines) or as a JSON line."""
-    if output == "jsonl":
-        return json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + "\n"
+    """A step as text (its lines), as a JSON line, or as an object of a JSON list."""
+    if output in ("json", "jsonl"):
+        return json.dumps({"path": path, **record.to_json()}, ensure_ascii=False) + ("\n" if output == "jsonl" else "")
     from bgrecord.show.textreplay import text_lines
 
     return "\n".join(text_lines(record, board, viewpoint)) + "\n"

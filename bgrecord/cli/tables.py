@@ -17,6 +17,7 @@ from bgrecord.cli.common import (
     rules_option,
     scheduler_option,
 )
+from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.extras import require
 from bgrecord.formats.issues import count
@@ -28,20 +29,22 @@ from bgrecord.formats.issues import count
 @click.option("--players", "players_out", metavar="FILE", help="Also write the players table here.")
 @click.option("--matches", "matches_out", metavar="FILE", help="Also write the matches table here.")
 @click.option("--dice", "dice_out", metavar="FILE", help="Also write the dice table here, with its chi-square tests (needs scipy: pip install 'bgrecord[dice]').")
-@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "dataset"]),
-              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one object per line) or dataset "
+@click.option("--format", "table_format", type=click.Choice(["csv", "parquet", "json", "jsonl", "dataset"]),
+              help="csv, parquet (needs pyarrow: pip install 'bgrecord[parquet]'), json (one document: a list of rows), jsonl "
+                   "(a row a line) or dataset "
                    "(the games table as a folder of Parquet files partitioned by source folder); by default from each "
                    "output's extension (.csv, .parquet, .json, .jsonl; a name ending in / is a dataset), else csv.")  # fmt: skip
 @click.option("--dedupe", is_flag=True, help="Each match once: copies of a match (by its moves and dice) are left out.")
 @click.option("--plot", metavar="FILE", help="A visual summary, .html or .png (needs matplotlib: pip install 'bgrecord[plot]').")
 @rules_option()
+@aliases_option
 @jobs_option
 @scheduler_option
 @overwrite_option
 @quiet_option
 def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, matches_out: str | None, dice_out: str | None,
-          table_format: str | None, dedupe: bool, plot: str | None, rules: str | None, jobs: int, scheduler: str | None,
-          overwrite: bool, quiet: bool) -> None:
+          table_format: str | None, dedupe: bool, plot: str | None, rules: str | None, people: Any, jobs: int,
+          scheduler: str | None, overwrite: bool, quiet: bool) -> None:  # fmt: skip
     """Tables of statistics from match files: games, players, matches, dice.
 
     Every figure comes from the replay, not from the files' Wins lines (kept apart as
@@ -78,7 +81,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     except (OutputError, ImportError) as exc:
         fail(str(exc))
     inputs.report()
-    summary = tables.Tables()
+    summary = tables.Tables(people)
     duplicates = Duplicates()
     problems = empty = 0
     try:

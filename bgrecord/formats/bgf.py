@@ -103,7 +103,7 @@ class _Reader:
         if length is None:
             match.issues.append(format_issue(Severity.ERROR, "match-length", f"a match length of {quoted(doc.get('matchlen'))}", None, None)
                                 .at(path=self.path))  # fmt: skip
-        limit = _int(doc.get("cubeLimit"), 1, 1 << 15)
+        limit = 1 if doc.get("useCube") is False else _int(doc.get("cubeLimit"), 1, 1 << 15)  # no cube: whatever the limit says
         tags = [("Site", _text(doc.get("site"))), ("Event", _text(doc.get("event"))), ("Round", _text(doc.get("round"))),
                 ("Site", _text(doc.get("location"))), ("EventDate", _text(doc.get("date"))),
                 ("Player 1", _text(doc.get("nameGreen"))), ("Player 2", _text(doc.get("nameRed"))),
@@ -111,8 +111,6 @@ class _Reader:
                 ("CubeLimit", str(limit) if limit else "")]  # fmt: skip
         if length == 0:
             tags += [("Jacoby", "On" if doc.get("useJacoby") else "Off"), ("Beaver", "On" if doc.get("useBeaver") else "Off")]
-        if doc.get("useCube") is False:
-            tags.append(("CubeLimit", "1"))
         seen: set[str] = set()
         for key, value in tags:
             if value and key not in seen:

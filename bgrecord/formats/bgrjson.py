@@ -21,6 +21,7 @@ from typing import Any, Iterator
 
 from bgrecord.core.ids import XGID
 from bgrecord.core.position import BAR, Position
+from bgrecord.formats.cutmark import cut_comment, is_cut_mark
 from bgrecord.formats.detect import each_game, refused
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.records import (
@@ -100,6 +101,11 @@ class _Reader:
             action = self.action(game, number, step)
             if action is not None:
                 game.actions.append(action)
+        cut = data.get("cut")
+        if isinstance(cut, str) and is_cut_mark(cut):  # where a forced conversion cut the game: bgrecord.formats.cutmark
+            mark, warning = cut_comment(cut, len(steps) + 1, None)
+            game.actions.append(mark)
+            game.issues.append(warning.at(path=self.path, game=game.index, unit="step"))
         result = data.get("result")
         if isinstance(result, dict):
             winner, points = _int(result.get("winner"), 0, 1), _int(result.get("points"), 1, 3 * _LIMIT)

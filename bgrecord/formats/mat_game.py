@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from lark import Token, UnexpectedInput
 
 from bgrecord.escapes import quoted
+from bgrecord.formats.cutmark import cut_comment, is_cut_mark
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_LINES, MAX_UNREADABLE
 from bgrecord.formats.mat_grammar import (
@@ -203,7 +204,11 @@ class GameBuilder:
         elif kind == "comment_line":
             text, column = parts[0][1].strip(), parts[0][2]
             self.record.actions.append(Comment(None, None, line, column, text))
-            self.issue(Severity.WARNING, "comment-in-game", "a comment inside a game: kept, not read as a move", line, column)
+            if is_cut_mark(text):  # where a forced conversion cut the game (bgrecord.formats.cutmark)
+                mark = cut_comment(text, line, column)[1]
+                self.issue(mark.severity, mark.code, mark.message, line, column)
+            else:
+                self.issue(Severity.WARNING, "comment-in-game", "a comment inside a game: kept, not read as a move", line, column)
 
     def body_line(self, text: str, line: int, indent: int = 0) -> None:
         """One line parsed alone with the cell-by-cell rules; an unreadable line if it fails.

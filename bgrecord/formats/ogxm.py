@@ -21,6 +21,7 @@ from typing import Any, Iterator
 from bgrecord.core.position import BAR, CHECKERS, OFF, Position
 from bgrecord.escapes import encodable, quoted
 from bgrecord.extras import require
+from bgrecord.formats.cutmark import OGXM_KEY, cut_comment, is_cut_mark
 from bgrecord.formats.detect import each_game
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_MEMBER
@@ -75,6 +76,11 @@ class _Reader:
         self.match = MatchRecord(path, "ogxm", "", unit="ply")
         self.member = member
         self.offset = offset
+        self.cut_marks: dict[int, list[str]] = {}  # game index (from 0) -> the cut marks annotating it
+        for note in doc.get("annotations") or ():
+            if isinstance(note, dict) and note.get("scope") == "game" and note.get("key") == OGXM_KEY and isinstance(note.get("ref"), int) \
+                    and isinstance(note.get("value"), str) and is_cut_mark(note["value"]):  # fmt: skip
+                self.cut_marks.setdefault(note["ref"], []).append(note["value"])
 
     def issue(self, game: GameRecord, message: str, ply: int | None, code: str = "unreadable",
               severity: Severity = Severity.ERROR) -> None:
@@ -91,7 +97,7 @@ class _Reader:
                 ("Variation", "NackGammon" if variant == "nackgammon" else None),
                 ("Crawford", "On" if doc.get("crawford") else "Off")]  # fmt: skip
         if match.length == 0:
-            tags += [("Jacoby", "On" if doc.get("jacoby") else "Off"), ("Beaver", "On" if doc.get("beaver") else "Off")]
+            tags += [("Jacoby", "On" if doc.get("jacoby") else "Off"), ("Beaver", "On" if doc.get("beavers") else "Off")]  # fmt: skip
         limit = doc.get("cube_limit")
         if isinstance(limit, int) and 1 <= limit <= 1 << 15:
             tags.append(("CubeLimit", str(limit)))
@@ -143,6 +149,10 @@ class _Reader:
                 if isinstance(ply.get("analysis"), dict):
                     game.analysis[len(game.actions)] = ply["analysis"]
                 game.actions.append(action)
+        for note in self.cut_marks.get(index - 1, ()):  # where a forced conversion cut the game: bgrecord.formats.cutmark
+            mark, warning = cut_comment(note, len(data.get("plies") or []) + 1, None)
+            game.actions.append(mark)
+            game.issues.append(warning.at(path=self.path, game=game.index, unit="ply"))
         winner, points = _player_of_winner(data.get("winner")), data.get("points_won")
         if winner is not None and isinstance(points, int) and 0 < points <= 3 << 15:
             resigned = any(isinstance(a, Result) and a.kind == "resign" for a in game.actions)

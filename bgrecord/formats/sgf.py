@@ -7,8 +7,9 @@ text. GNU Backgammon's analysis of a move or a cube action (``A``, ``DA``, ``LU`
 the game as written (``game.analysis``; the analysis layer reads it). ``MI``'s tags are read in any case; ``RE`` in any
 node of the main line (some writers put it last). A beaver is
 written as a second ``double`` (by the doubled player, before any take): it is read as a
-beaver, a third as a raccoon. The variant in ``RU[Crawford:Nackgammon]`` (the part that is no
-rule) is given as the ``Variation`` tag. A resignation has no node in GNU Backgammon's SGF: it is read
+beaver, a third as a raccoon. The first game's ``RU[Crawford:Jacoby:Nackgammon]`` is given as the
+match's tags (:func:`rule_tags`: ``Crawford`` or ``Jacoby``, ``Beaver``, ``CubeLimit``, and the part that
+is no rule as ``Variation``), as a .mat header states its rules. A resignation has no node in GNU Backgammon's SGF: it is read
 from ``RE[W+2R]``; Gibbon (libgsgf) writes ``B[resign:2]`` (an offer, by level) and the
 other's ``W[accept]`` or ``W[reject]``, and ``RE[W+2Resign]``. A last node holding only
 ``PL`` and ``DI`` is dice rolled and not played (before a resignation), as a .mat's ``???``;
@@ -26,6 +27,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 from lark import Lark, Token, Transformer, UnexpectedInput
 
 from bgrecord.escapes import quoted
+from bgrecord.formats.cutmark import PREFIX, cut_comment, is_cut_mark
 from bgrecord.formats.grammars import grammar_text
 from bgrecord.formats.issues import Severity, format_issue
 from bgrecord.formats.limits import MAX_ACTIONS, MAX_DEPTH, MAX_GAME_TEXT, TooLarge
@@ -53,8 +55,8 @@ _VALUE = re.compile(r"\[([^\]\\]*+(?:\\.[^\]\\]*+)*+)\]", re.S)
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _BOARD_SETUP = re.compile(r"A[EWB]\[")
 _PLAYER_ON_ROLL = re.compile(r"PL\[([^\]]*)\]")
-_RULES = {"crawford", "crawfordgame", "jacoby", "nocube", "beaver", "beavers", "holland"}  # RU's rules (gnubg's sgf.c)
-_RULE_TAGS = {"jacoby": ("Jacoby", "On"), "nocube": ("CubeLimit", "1")}  # what RU says that the rules read from tags
+_RULES = {"crawford", "crawfordgame", "jacoby", "nocube", "beaver", "beavers", "nobeaver", "nobeavers", "holland"}  # RU's rules (gnubg's sgf.c; bgrecord's beavers)
+_CUBE_LIMIT = re.compile(r"cubelimit=([0-9]{1,6})$")  # bgrecord's: a cube limit other than NoCube's
 _TAGS = {"EV": "Event", "RO": "Round", "PC": "Site", "DT": "EventDate", "AN": "Transcriber", "GC": "Comment"}
 _RESULT = re.compile(r"([WB])\+([0-9]+)(R|Resign)?$", re.I)
 _UNSCORED = re.compile(r"(?:([WB])\+(?:R|Resign)?|\?|Void)$", re.I)  # a winner without points (W+R, W+Resign), unknown (?), none (Void)
@@ -85,7 +87,7 @@ class SgfTransformer(Transformer[Token, Any]):
         for found in self.property_pattern[0].finditer(token, 1):
             text, start = found.group(1), found.start(1)
             ident = text[: text.index("[")].rstrip()
-            if ident not in _READ:
+            if ident not in _READ and not (ident == "C" and PREFIX in text):  # a cut mark: bgrecord.formats.cutmark
                 continue
             newlines = token.count("\n", counted, start)
             if newlines:
@@ -322,14 +324,11 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
         for ident, key in _TAGS.items():
             if ident in root:
                 match.tags.append(Tag(key, root[ident].values[0], root[ident].token.line or 1))
-        variant = [part for part in _first(root, "RU").split(":") if part.strip() and part.strip().lower() not in _RULES]
-        if variant:  # RU[Crawford:Jacoby:Nackgammon]: the part that is not a rule names the variant
-            match.tags.append(Tag("Variation", variant[0].strip(), root["RU"].token.line or 1))
-        for part in {part.strip().lower() for part in _first(root, "RU").split(":")} & set(_RULE_TAGS):  # the rules it names, as tags
-            match.tags.append(Tag(*_RULE_TAGS[part], root["RU"].token.line or 1))
+        if "RU" in root:
+            match.tags += [Tag(key, value, root["RU"].token.line or 1) for key, value in rule_tags(_first(root, "RU"), match.length)]
     doubles = 0
     acted = -1  # the count of actions after a node that only set up the board
-    for node in nodes:
+    for at, node in enumerate(nodes):
         props = {prop.ident: prop for prop in node}
         if not any(isinstance(action, (Roll, CubeAction)) for action in game.actions):
             _starting_cube(game, props)
@@ -341,9 +340,15 @@ def _read_game(match: MatchRecord, index: int, nodes: list[list[Property]], path
                     if analysis:
                         game.analysis[len(game.actions)] = analysis
                     game.actions.append(action)
+        if "C" in props and is_cut_mark(props["C"].values[0]):
+            mark, warning = cut_comment(props["C"].values[0], props["C"].token.line or 1, props["C"].token.column)
+            game.actions.append(mark)
+            game.issues.append(warning.at(path=path, game=index))
         setup = [prop for prop in node if prop.ident in _SETUP]
-        rolled = _rolled(node, setup) if node is nodes[-1] and node is not nodes[0] else None
-        if rolled is not None:
+        rolled = _rolled(node, setup) if node is not nodes[0] else None
+        if rolled is not None and node is not nodes[-1] and _played(rolled, nodes[at + 1]):
+            continue  # GNU Backgammon's dice set (MOVE_SETDICE), said again by the move after it
+        if rolled is not None and node is nodes[-1]:
             game.actions.append(rolled)
         elif setup and node is not nodes[0] or (node is nodes[0] and any(p.ident in ("AE", "AW", "AB") for p in setup)):
             token = setup[0].token
@@ -415,6 +420,14 @@ def _rolled(node: list[Property], setup: list[Property]) -> Roll | None:
     return Roll(player, None, token.line or 1, token.column or 1, text, (int(dice[0]), int(dice[1])), (), "unplayed")
 
 
+def _played(rolled: Roll, node: list[Property]) -> bool:
+    """Whether ``node`` is a move of the player and dice ``rolled`` says (in either order)."""
+    ident = "WB"[rolled.player or 0]
+    move = next((prop for prop in node if prop.ident == ident), None)
+    dice = move.values[0].strip()[:2] if move is not None else ""
+    return sorted(dice) == sorted(f"{rolled.dice[0]}{rolled.dice[1]}")
+
+
 def unscored_result(value: str) -> tuple[bool, int | None]:
     """Whether an ``RE`` value writes no points (``W+R``, ``W+Resign``, ``?``, ``Void``, or
     nothing), and the winner it names (0 White, 1 Black, None: not named)."""
@@ -422,6 +435,30 @@ def unscored_result(value: str) -> tuple[bool, int | None]:
     if not value.strip() or found is None:
         return not value.strip(), None
     return True, None if found.group(1) is None else "WB".index(found.group(1).upper())
+
+
+def rule_tags(rules: str, length: int | None) -> list[tuple[str, str]]:
+    """The tags a game's ``RU`` states (GNU Backgammon's reading: a rule listed is on, one
+    not listed off): in match play Crawford, in money play Jacoby; ``NoCube`` a cube limit
+    of 1; the part that is no rule the variant. bgrecord adds what gnubg's list has no word
+    for (gnubg ignores it): ``Beaver`` or ``NoBeaver``, ``CubeLimit=64``. Beavers go unsaid
+    where the list does not name them (gnubg never does)."""
+    words = [part.strip() for part in rules.split(":") if part.strip()]
+    said = {word.lower() for word in words}
+    tags = []
+    if length:
+        tags.append(("Crawford", "On" if "crawford" in said else "Off"))
+    elif length == 0:
+        tags.append(("Jacoby", "On" if "jacoby" in said else "Off"))
+    if said & {"beaver", "beavers", "nobeaver", "nobeavers"}:
+        tags.append(("Beaver", "On" if said & {"beaver", "beavers"} else "Off"))
+    limits = [found.group(1) for found in map(_CUBE_LIMIT.match, said) if found]
+    if "nocube" in said or limits:
+        tags.append(("CubeLimit", "1" if "nocube" in said else limits[0]))
+    variant = [word for word in words if word.lower() not in _RULES and not _CUBE_LIMIT.match(word.lower())]
+    if variant:  # RU[Crawford:Jacoby:Nackgammon]: the part that is not a rule names the variant
+        tags.append(("Variation", variant[0]))
+    return tags
 
 
 def _first(root: dict[str, Property], ident: str) -> str:

@@ -19,6 +19,7 @@ from bgrecord.core.position import CHECKERS, Dice, Illegal, LegalPlay, Play, Pos
 from bgrecord.escapes import quoted
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import Action, Comment, CubeAction, GameRecord, MatchRecord, Result, Roll, SetPosition, Unreadable
+from bgrecord.names import named
 from bgrecord.replay.cube import Cube
 from bgrecord.replay.resolve import Resolution, marked_hits, resolve
 from bgrecord.replay.results import Claims, outcome_result
@@ -39,6 +40,7 @@ class Stop(Exception):
 class GameReplayer:
     def __init__(self, match: MatchRecord, game: GameRecord, rules: RuleSet, out: GameReplay, marks: bool, keep_steps: bool) -> None:
         self.match, self.game, self.rules, self.out = match, game, rules, out
+        out.variant = rules.variant
         self.keep_steps = keep_steps
         self.length = match.length or 0
         self.marks = marks  # the file writes hit marks: check them
@@ -73,7 +75,7 @@ class GameReplayer:
         raise Stop
 
     def name(self, player: int) -> str:
-        return self.game.names[player] or ("the left player", "the right player")[player]
+        return named(self.game.names[player], player)
 
     def infer(self, rule: str, message: str, action: Action | None) -> None:
         """A rule no tag gave, told by the record itself: say so once per game."""

@@ -14,7 +14,7 @@ from typing import Any
 from bgrecord.core.position import Variant
 from bgrecord.formats.numbers import MAX_CUBE, number
 from bgrecord.formats.records import MatchRecord
-from bgrecord.replay.variants import named_variant
+from bgrecord.replay.variants import named_variant, variant_of
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,44 @@ def rules_for(match: MatchRecord, spec: str | None = None) -> RuleSet:
         # assumes it for every .mat file too): neither is a guess
         given |= {"jacoby", "beavers", "raccoons", "automatic_doubles", "crawford"}
     return replace(rules, assumed=_RULES - given)
+
+
+# The tags that state each rule a record can state, as a .mat header writes them.
+RULE_TAGS = {"crawford": "Crawford", "jacoby": "Jacoby", "beavers": "Beaver", "cube_limit": "CubeLimit", "variant": "Variation"}
+VARIANT_NAMES = {Variant.STANDARD: "Backgammon", Variant.NACKGAMMON: "Nackgammon"}
+
+
+def stated_rules(rules: RuleSet, length: int | None) -> dict[str, Any]:
+    """The rules of ``rules`` that apply to a record of this ``length`` (money play: Jacoby and
+    beavers; match play: Crawford; both: the cube limit and the variant) and that a tag or the
+    user gave, not a default: what a writer states, so that the record read back plays by
+    the same rules (raccoons follow beavers; a cube limit of None, no limit, goes unsaid)."""
+    money = length == 0
+    applying = ("jacoby", "beavers", "cube_limit", "variant") if money else ("crawford", "cube_limit", "variant")
+    return {name: getattr(rules, name) for name in applying if rules.given(name) and not (name == "cube_limit" and rules.cube_limit is None)}
+
+
+def rule_tags(rules: RuleSet, length: int | None) -> list[tuple[str, str]]:
+    """:func:`stated_rules` as the tags of a .mat header (``("Jacoby", "On")``, ``("CubeLimit", "1")``...)."""
+    tags = []
+    for name, value in stated_rules(rules, length).items():
+        if isinstance(value, Variant):
+            text = VARIANT_NAMES[value]
+        elif isinstance(value, bool):
+            text = "On" if value else "Off"
+        else:
+            text = str(value)
+        tags.append((RULE_TAGS[name], text))
+    return tags
+
+
+def same_reading(key: str, first: str, second: str) -> bool:
+    """Whether two values of the rule tag ``key`` say the same (``On`` and ``yes``, ``64`` and ``064``)."""
+    if key == "Variation":
+        return variant_of(first) == variant_of(second)
+    if key == "CubeLimit":
+        return number(first, MAX_CUBE) == number(second, MAX_CUBE)
+    return _on(first) == _on(second)
 
 
 def apply_spec(rules: RuleSet, spec: str) -> tuple[RuleSet, set[str]]:

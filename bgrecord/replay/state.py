@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bgrecord.core.position import LegalPlay, Position
+from bgrecord.core.position import LegalPlay, Position, Variant
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.records import Action, GameRecord, MatchRecord, Roll
 from bgrecord.replay.rules import RuleSet
@@ -60,6 +60,7 @@ class GameReplay:
     cube: int = 1
     cube_owner: int | None = None
     crawford_unknown: bool = False  # the record starts after the Crawford game may have been played
+    variant: Variant = Variant.STANDARD  # the start the game was replayed from (the rules' variant, or the one inferred)
 
 
 class Replaying(Protocol):

@@ -21,6 +21,7 @@ from bgrecord.formats.limits import MAX_ISSUES
 from bgrecord.formats.reader import iter_games
 from bgrecord.formats.records import GameRecord, MatchRecord
 from bgrecord.formats.source import Input
+from bgrecord.names import named
 from bgrecord.replay import GameReplay, MatchReplayer
 from bgrecord.replay.repeats import Repeats
 from bgrecord.replay.rules import rules_for
@@ -210,7 +211,7 @@ class ReadReport:
         for match in self.matches:
             length = match["length"]
             kind = "money play" if length == 0 else f"{length} point match" if length else "no match length"
-            players = " vs ".join(one_line(name) if name else "(no name)" for name in match["players"])
+            players = " vs ".join(one_line(named(name, side)) for side, name in enumerate(match["players"]))
             unlisted = match.get("unlisted", {"games": 0, "actions": 0})
             games = len(match["games"]) + unlisted["games"]
             actions = sum(game["actions"] for game in match["games"]) + unlisted["actions"]

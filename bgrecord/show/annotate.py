@@ -49,6 +49,7 @@ class Annotations:
                     found[place].append(entry)
         self.rows = dict(found)
         self.games = set(deepest)
+        self.found = 0  # the games replayed so far that the analysis holds
 
     def __call__(self, match: MatchRecord, out: GameReplay, records: list[tuple[int, Step, StepRecord]]) -> None:
         from bgrecord.analysis.files import game_key
@@ -56,6 +57,7 @@ class Annotations:
         key = game_key(match.length or 0, out)
         if key not in self.games:
             return
+        self.found += 1
         for number, _, record in records:
             record.analysis = self.rows.get((key, number), [])
 

@@ -21,6 +21,7 @@ from bgrecord.escapes import one_line
 from bgrecord.formats.issues import Issue
 from bgrecord.formats.records import Action, CubeAction, MatchRecord, Result, Roll
 from bgrecord.formats.source import Input
+from bgrecord.names import named
 from bgrecord.replay import GameReplay, Step
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import replayed
@@ -140,7 +141,7 @@ class _Game:
         self.number, self.match_number, self.in_match = number, match_number, in_match
         self.match, self.out, self.jacoby, self.viewpoint = match, out, jacoby, viewpoint
         # said in sentences and on boards, each a line: a name's line breaks and control characters escaped
-        self.names = (one_line(out.game.names[0]) or "left", one_line(out.game.names[1]) or "right")
+        self.names = (one_line(named(out.game.names[0], 0)), one_line(named(out.game.names[1], 1)))
         self.length = match.length or 0
 
     def records(self, issues: list[Issue], ogids: bool, annotate: Annotator | None = None) -> Iterator[StepRecord]:

@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from bgrecord.core.position import Position
 from bgrecord.formats.records import MatchRecord, SetPosition
 from bgrecord.formats.source import Input
+from bgrecord.names import NO_ALIASES, People
 from bgrecord.replay import GameReplay
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
@@ -145,11 +146,12 @@ Work = Callable[[list[tuple[str, str | None]]], Iterable[IndexRows]]
 
 
 def index(target: str | Path, files: list[str], work: Work, dedupe: bool = False, waiting: Callable[[], None] | None = None,
-          folders: Sequence[str] = ()) -> IndexReport:  # fmt: skip
+          folders: Sequence[str] = (), people: People = NO_ALIASES) -> IndexReport:  # fmt: skip
     """Bring the index ``target`` up to date with ``files`` (found in ``folders``, or named):
     ``work(units)`` gives the rows of each ``(file, known content key)`` in order (see
     :func:`index_rows`); files of the index under ``folders`` that are gone from the disk are
-    taken out; copies of an indexed file are listed, not counted again."""
+    taken out; copies of an indexed file are listed, not counted again; the players and dice
+    tables count ``people`` (an aliases table) as one person each."""
     report = IndexReport()
     with working(target, waiting) as work_copy:
         database = work_copy.database
@@ -171,7 +173,7 @@ def index(target: str | Path, files: list[str], work: Work, dedupe: bool = False
         writer.flush()
         _drop_games(work_copy, purged)
         _mark_duplicates(database)
-        _summaries(database, dedupe)
+        _summaries(database, dedupe, people)
     return report
 
 
@@ -294,13 +296,13 @@ def _mark_duplicates(database: Database) -> None:
         database.execute("DROP TABLE firsts")
 
 
-def _summaries(database: Database, dedupe: bool) -> None:
+def _summaries(database: Database, dedupe: bool, people: People = NO_ALIASES) -> None:
     """The players, matches and dice tables, summed again from the games table in the order
     ``stats`` sums a folder's files (by file, then match and game); a match's row is written
     when its games end, so that memory holds the players, not the matches."""
     for table in SUMMARIES:
         database.execute(f"DELETE FROM {table}")
-    tables = Tables()
+    tables = Tables(people)
     ended: dict[tuple[str, int], dict[str, Any]] = {}
     current: tuple[str, int] | None = None
     order = ", ".join(f'"{c}"' for c in GAME_COLUMNS)
@@ -313,12 +315,12 @@ def _summaries(database: Database, dedupe: bool) -> None:
             if current is not None and current in tables.match_rows:
                 ended[current] = tables.match_rows.pop(current)
             if len(ended) >= MATCHES_AT_ONCE:
-                writer.append_frame("matches", Tables(match_rows=ended).matches())
+                writer.append_frame("matches", Tables(people, match_rows=ended).matches())
                 ended = {}
             current = key
         tables.add_row(row)
     ended.update(tables.match_rows)
-    writer.append_frame("matches", Tables(match_rows=ended).matches())
+    writer.append_frame("matches", Tables(people, match_rows=ended).matches())
     writer.append_frame("players", tables.players())
     writer.append_frame("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
 

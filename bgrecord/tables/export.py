@@ -1,9 +1,11 @@
-"""Writing tables: CSV, Parquet (with pyarrow) or JSON lines, row batch by row batch, into a
-temporary file renamed into place when the table is complete (:mod:`bgrecord.outputs`).
+"""Writing tables: CSV, Parquet (with pyarrow), JSON (one document: a list of the rows, as
+``json.load`` and ``pandas.read_json`` read it) or JSON Lines (a row a line), row batch by row
+batch, into a temporary file renamed into place when the table is complete
+(:mod:`bgrecord.outputs`).
 
 CSV cells that a spreadsheet would run as a formula (text starting with ``=``, ``+``, ``-``,
 ``@``, a tab or a carriage return: a player's name is untrusted input) are written with a
-leading ``'``, as OWASP advises; JSON lines and Parquet keep the text as it is.
+leading ``'``, as OWASP advises; JSON and Parquet keep the text as it is.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from bgrecord.extras import require
 from bgrecord.outputs import atomic_folder, atomic_output
 from bgrecord.tables.stats import frame
 
-FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 PARTITION = "source"  # a dataset's partition column: the folder of the file, below the inputs' common folder
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
@@ -70,6 +72,7 @@ class TableWriter:
         self.path, self.fmt, self.columns = path, fmt, columns
         self.rows = 0
         self._written = False  # a first batch (and so the CSV header) is out
+        self._opened = False  # a JSON document's list is open (a row is out)
         self._stack = contextlib.ExitStack()
         self._out: IO[Any] = self._stack.enter_context(atomic_output(path, binary=fmt == "parquet"))
         self._parquet: Any = None
@@ -84,9 +87,14 @@ class TableWriter:
             # unless quoted, and the csv module quotes only the line terminator's "\n"
             quoting: Literal[0, 1] = csv.QUOTE_ALL if _holds(data, "\r") else csv.QUOTE_MINIMAL
             data.to_csv(self._out, header=not self._written, index=False, lineterminator="\n", quoting=quoting)
-        elif self.fmt == "json":
+        elif self.fmt == "jsonl":
             text = data.to_json(orient="records", lines=True, force_ascii=False)
             self._out.write(text if text.endswith("\n") or not text else text + "\n")
+        elif self.fmt == "json":  # one document: "[", the rows (a batch's as JSON Lines gives them), "]" when closed
+            rows = data.to_json(orient="records", lines=True, force_ascii=False).rstrip("\n")
+            if rows:
+                self._out.write(("[\n" if not self._opened else ",\n") + rows.replace("\n", ",\n"))
+                self._opened = True
         else:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -106,6 +114,8 @@ class TableWriter:
             if kind is None:
                 if not self._written:
                     self.write([])  # an empty table still has its columns
+                if self.fmt == "json":
+                    self._out.write("\n]\n" if self._opened else "[]\n")
             if self._parquet is not None:
                 self._parquet.close()
         finally:

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Iterator
 import pandas as pd
 
 from bgrecord.escapes import encodable
+from bgrecord.names import NO_ALIASES, People, named, unnamed
 from bgrecord.extras import require
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.reader import match_files
@@ -25,8 +26,11 @@ from bgrecord.formats.records import MatchRecord, Result
 from bgrecord.formats.source import Input
 from bgrecord.replay import GameReplay
 from bgrecord.replay.matchkeys import Duplicates, MatchKeys, content_key
+from bgrecord.replay.rules import VARIANT_NAMES
+from bgrecord.replay.variants import named_variant
 from bgrecord.replay.validate import guarded, internal_issue, replayed
 from bgrecord.tables.spool import Oversized, Spool
+from bgrecord.writing.stated import played_variant
 from bgrecord.writing.writers import mat_rows
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
@@ -69,15 +73,18 @@ def match_rows(path: str | Path | Input, rules: str | None = None, each: Callabl
     number = 0
     current = None
     keys = MatchKeys()
+    unplayed: str | None = None
     for match, game, out in replayed(source, rules, steps=True):
         if match is not current:
             current, number = match, number + 1
+            named = named_variant(match)
+            unplayed = named.written if named is not None and named.variant is None else None
         if out is not None:
             reader = Counter((game.index if game else None, i.severity) for i in out.game.issues)
             keys.add(number, match.length, out)
             if each is not None:
                 each(number, match, out)
-            rows.append(_row(name, file_key, number, match.length, match.variant, out, reader))
+            rows.append(_row(name, file_key, number, match.length, unplayed or VARIANT_NAMES[played_variant(out)], out, reader))
         elif game is None:  # the match ends
             if notes is not None:
                 notes.extend(match.issues)
@@ -187,9 +194,9 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
     recorded = next((a.points for a in game.actions if isinstance(a, Result) and a.kind == "win"), None)
     row: dict[str, Any] = {
         "file": path, "file_key": key, "match_key": None, "duplicate_of": None, "match": number, "game": game.index, "match_length": length, "variant": variant,
-        "player0": game.names[0], "player1": game.names[1], "score0": g.score[0], "score1": g.score[1],
+        "player0": named(game.names[0], 0), "player1": named(game.names[1], 1), "score0": g.score[0], "score1": g.score[1],
         "crawford": g.crawford, "post_crawford": g.post_crawford, "first_roller": first_roller, "opening_roll": opening,
-        "winner": winner, "winner_name": game.names[winner] if winner is not None else None,
+        "winner": winner, "winner_name": named(game.names[winner], winner) if winner is not None else None,
         "points": result.points if result else None, "recorded_points": recorded,
         "result": RESULTS[result.kind] if result else None, "ended_by": result.ended_by if result else "unfinished",
         "cube": g.cube, "cube_owner": g.cube_owner, "doubles": sum(per["doubles"]), "takes": sum(per["takes"]),
@@ -237,26 +244,27 @@ def _rows_of(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> Iterab
     return iter_rows(_paths(source))
 
 
-def _summed(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> Tables:
-    tables = Tables()
+def _summed(source: Iterable[str | Path] | str | Path | pd.DataFrame, people: People) -> Tables:
+    tables = Tables(people)
     tables.add(_rows_of(source))
     return tables
 
 
-def players(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
-    """The players table, from paths or from a games table."""
-    return _summed(source).players()
+def players(source: Iterable[str | Path] | str | Path | pd.DataFrame, people: People = NO_ALIASES) -> pd.DataFrame:
+    """The players table, from paths or from a games table (``people``: the names made one
+    person, :func:`bgrecord.names.read_aliases`)."""
+    return _summed(source, people).players()
 
 
-def matches(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> pd.DataFrame:
+def matches(source: Iterable[str | Path] | str | Path | pd.DataFrame, people: People = NO_ALIASES) -> pd.DataFrame:
     """The matches table, from paths or from a games table."""
-    return _summed(source).matches()
+    return _summed(source, people).matches()
 
 
-def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame, tests: bool = True) -> pd.DataFrame:
+def dice(source: Iterable[str | Path] | str | Path | pd.DataFrame, tests: bool = True, people: People = NO_ALIASES) -> pd.DataFrame:
     """The dice table, from paths or from a games table; ``tests``: with its chi-square tests
     (scipy: ``bgrecord[dice]``), else those columns are empty."""
-    return _summed(source).dice(tests)
+    return _summed(source, people).dice(tests)
 
 
 _PLAYER_SUMS = ["games", "invalid_games", "wins", "points_won", "points_lost", "gammons_won", "backgammons_won",
@@ -284,22 +292,33 @@ DICE_COLUMNS: dict[str, str] = {
 
 @dataclass
 class Tables:
-    """Sums games rows up, one at a time, into the player, match and dice tables."""
+    """Sums games rows up, one at a time, into the player, match and dice tables. A player is
+    a person (:mod:`bgrecord.names`): a name however a record writes it (NFC, invisible
+    characters left out), and the names ``names`` makes one person (an aliases table)."""
 
+    names: People = NO_ALIASES
     people: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     rolls: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     match_rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     cubes: Counter[int] = field(default_factory=Counter)  # games by final cube value
+    persons: dict[str, str] = field(default_factory=dict)  # each name met, as its person (names recur game after game)
 
     def add(self, rows: Iterable[dict[str, Any]]) -> None:
         for row in rows:
             self.add_row(row)
 
+    def person(self, name: str | None, side: int) -> str:
+        """The person a games row's name is (:mod:`bgrecord.names`)."""
+        found = self.persons.get(name or "")
+        if found is None:
+            found = self.persons[name or ""] = self.names.of(name or "")
+        return found or unnamed(side)
+
     def add_row(self, row: dict[str, Any]) -> None:
         winner, result = row["winner"], row["result"]
         self.cubes[row["cube"] or 1] += 1
         for side in (0, 1):
-            name = row[f"player{side}"] or f"(no name, {'left' if side == 0 else 'right'})"
+            name = self.person(row[f"player{side}"], side)
             person = self.people[name]
             person["games"] += 1
             person["invalid_games"] += not row["valid"]
@@ -323,18 +342,25 @@ class Tables:
         match = self.match_rows.setdefault(key, {
             "file": row["file"], "match_key": row["match_key"], "duplicate_of": row["duplicate_of"], "match": row["match"], "player0": row["player0"],
             "player1": row["player1"], "match_length": row["match_length"], "games": 0, "crawford_game": None,
-            "valid": True, "scores": {},
+            "valid": True, "scores": [0, 0],
         })  # fmt: skip
         match["games"] += 1
         match["valid"] = match["valid"] and bool(row["valid"])
         if row["crawford"] and match["crawford_game"] is None:
             match["crawford_game"] = row["game"]
-        scores = {row["player0"]: row["score0"] or 0, row["player1"]: row["score1"] or 0}
+        scores = [row["score0"] or 0, row["score1"] or 0]
         if row["winner"] is not None and row["points"] is not None:
-            scores[row[f"player{row['winner']}"]] += row["points"]
-        match["scores"] = scores
+            scores[row["winner"]] += row["points"]
+        # the first game's players, in the columns of this one: swapped where its names are the
+        # first game's the other way round, else the same (a name spelt otherwise is still its column's)
+        first, here = [self.person(match[f"player{side}"], side) for side in (0, 1)], [self.person(row[f"player{side}"], side) for side in (0, 1)]
+        match["scores"] = scores[::-1] if first != here and first == here[::-1] else scores
 
     def players(self) -> pd.DataFrame:
+        return frame(self.player_rows(), PLAYER_COLUMNS)
+
+    def player_rows(self) -> list[dict[str, Any]]:
+        """The players table's rows, by name."""
         rows = []
         for name in sorted(self.people):
             p = self.people[name]
@@ -349,19 +375,23 @@ class Tables:
                 "drop_rate": p["drops"] / answered if answered else None,
                 "average_cube": p["cube_total"] / p["games"] if p["games"] else None,
             })  # fmt: skip
-        return frame(rows, PLAYER_COLUMNS)
+        return rows
 
     def matches(self) -> pd.DataFrame:
+        return frame(self.match_table_rows(), MATCH_COLUMNS)
+
+    def match_table_rows(self) -> list[dict[str, Any]]:
+        """The matches table's rows, by file and match."""
         rows = []
         for key in sorted(self.match_rows):
             match = dict(self.match_rows[key])
             scores = match.pop("scores")
-            match["final_score0"] = scores.get(match["player0"], 0)
-            match["final_score1"] = scores.get(match["player1"], 0)
+            match["final_score0"], match["final_score1"] = scores
             length = match["match_length"]
-            match["winner"] = next((name for name, score in scores.items() if length and score >= length), None)
+            won = next((side for side in (0, 1) if length and scores[side] >= length), None)
+            match["winner"] = None if won is None else self.person(match[f"player{won}"], won)
             rows.append(match)
-        return frame(rows, MATCH_COLUMNS)
+        return rows
 
     def dice(self, tests: bool = True) -> pd.DataFrame:
         """The dice table; ``tests``: with its chi-square tests (scipy: ``bgrecord[dice]``),

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-from bgrecord.core.position import Variant
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.limits import MAX_ISSUES
 from bgrecord.formats.records import MatchRecord
@@ -108,11 +107,11 @@ def write_converted(source: Input | str | Path, target: str, out: IO[Any], rules
                 out.write("\n")
             if target == "mat":
                 try:
-                    _joined(out, mat_lines(match, games))
+                    _joined(out, mat_lines(match, games, ruleset))
                 except CannotWrite as exc:
                     raise ConversionRefused(str(exc)) from None
             else:
-                for tree in sgf_trees(match, games, ruleset.crawford, ruleset.jacoby, ruleset.variant is Variant.NACKGAMMON):
+                for tree in sgf_trees(match, games, ruleset):
                     out.write(tree + "\n")
         elif target == "json":
             documents += 1
@@ -126,7 +125,7 @@ def write_converted(source: Input | str | Path, target: str, out: IO[Any], rules
                     held = None
                 out.write(",")
                 into = out
-            for piece in json_pieces(match, games, ruleset.jacoby):
+            for piece in json_pieces(match, games, ruleset):
                 into.write(piece)
         else:
             from bgrecord.writing.ogxm import OgxmWriteError, write_ogxm
@@ -136,7 +135,7 @@ def write_converted(source: Input | str | Path, target: str, out: IO[Any], rules
                 if target == "ogxm" and found.members:  # refused now: encoding the other matches first was most of the work
                     raise ConversionRefused("the file holds more than one match: write it as an .ogxms stream")
                 try:
-                    found.members.append(write_ogxm(match, _chained(first, games)))
+                    found.members.append(write_ogxm(match, _chained(first, games), ruleset))
                 except OgxmWriteError as exc:
                     raise ConversionRefused(str(exc)) from None
     if held is not None:

@@ -17,8 +17,11 @@ import itertools
 from typing import Any, Iterable
 
 from bgrecord.core.position import BAR, Dice, LegalPlay, Position
+from bgrecord.formats.cutmark import OGXM_KEY
 from bgrecord.formats.ogxm import DICE_IDS, DOUBLE, DROP, GAME_OVER, RESIGN_GAME, SET_POSITION, TAKE, codec
 from bgrecord.formats.records import MatchRecord
+from bgrecord.replay.rules import RuleSet
+from bgrecord.writing.stated import cut_marks, played_rules, starts_nackgammon
 
 _SOURCES = {"mat": 1, "gam": 1, "sgf": 1, "fibs": 1, "xg": 2, "xgp": 2, "bgf": 4}  # OGXM's "source": the import it came by
 
@@ -52,19 +55,21 @@ def _ply_steps(player: int, play: LegalPlay, dice: tuple[int, int]) -> list[dict
     return steps
 
 
-def document(match: MatchRecord, games: Iterable[Any]) -> dict[str, Any]:
+def document(match: MatchRecord, games: Iterable[Any], rules: RuleSet | None = None) -> dict[str, Any]:
     """The OGXM JSON document of a replayed record (``games``: its GameReplays, each used
-    once, as they come: the document holds the plies, not the replays)."""
+    once, as they come: the document holds the plies, not the replays), played by ``rules``
+    (by default the match's own): Crawford, Jacoby, beavers, the cube limit and the variant."""
     from bgrecord.replay.rules import rules_for
 
-    rules = rules_for(match)
     each = iter(games)
     first = next(each, None)
+    rules = played_rules(rules if rules is not None else rules_for(match), first)
     names = first.game.names if first is not None else match.players
+    money = not match.length
     doc: dict[str, Any] = {
         "match_length": match.length or 0, "player_white": names[0], "player_black": names[1],
         "variant": "nackgammon" if rules.variant.value == "nackgammon" else "backgammon",
-        "crawford": bool(match.length) and rules.crawford, "jacoby": not match.length and rules.jacoby,
+        "crawford": not money and rules.crawford, "jacoby": money and rules.jacoby, "beavers": money and rules.beavers,
         "source": _SOURCES.get(match.format, 0), "checksum": "crc32", "games": [],
     }  # fmt: skip
     if rules.cube_limit and rules.cube_limit & (rules.cube_limit - 1) == 0:
@@ -84,7 +89,9 @@ def document(match: MatchRecord, games: Iterable[Any]) -> dict[str, Any]:
                 _follows(before, replayed)
         before = replayed
         doc["games"].append(_game(replayed))
-        if _starts_nackgammon(replayed):
+        for mark in cut_marks(replayed):  # where a forced conversion cut the game: bgrecord.formats.cutmark
+            doc.setdefault("annotations", []).append({"scope": "game", "ref": len(doc["games"]) - 1, "key": OGXM_KEY, "value": mark})
+        if starts_nackgammon(replayed):
             doc["variant"] = "nackgammon"  # DailyGammon's way: a set-up of the Nackgammon start
     return doc
 
@@ -101,14 +108,6 @@ def _follows(before: Any, game: Any) -> None:
                              "starts at")  # fmt: skip
 
 
-def _starts_nackgammon(replayed: Any) -> bool:
-    from bgrecord.core.position import Position, Variant
-
-    first = replayed.steps[0] if replayed.steps else None
-    return bool(first and first.kind == "setup" and first.after is not None
-                and first.after.sides == Position.start(Variant.NACKGAMMON).sides)  # fmt: skip
-
-
 def _game(replayed: Any) -> dict[str, Any]:
     from bgrecord.writing.writers import is_illegal_play, next_actor
 
@@ -116,7 +115,7 @@ def _game(replayed: Any) -> dict[str, Any]:
     game: dict[str, Any] = {"plies": plies}
     last_roller: int | None = None
     for number, step in enumerate(replayed.steps):
-        if step.kind == "setup" and number == 0 and _starts_nackgammon(replayed):
+        if step.kind == "setup" and number == 0 and starts_nackgammon(replayed):
             continue  # written as the match's variant
         if step.kind == "setup" and step.after is not None:
             following = next_actor(replayed.steps, number)
@@ -162,11 +161,11 @@ def _game(replayed: Any) -> dict[str, Any]:
     return game
 
 
-def write_ogxm(match: MatchRecord, games: Iterable[Any]) -> bytes:
-    """OGXM v2 bytes of a replayed match (``games`` used once, as they come), checked by the
-    codec (``v2_problem``)."""
+def write_ogxm(match: MatchRecord, games: Iterable[Any], rules: RuleSet | None = None) -> bytes:
+    """OGXM v2 bytes of a replayed match (``games`` used once, as they come; ``rules`` as for
+    :func:`document`), checked by the codec (``v2_problem``)."""
     ogxm = codec()
-    doc = document(match, games)
+    doc = document(match, games, rules)
     problem = ogxm.v2_problem(doc)
     if problem:
         doubled = match.length == 1 and any(ply.get("action_id") == DOUBLE for game in doc["games"] for ply in game["plies"])

@@ -17,10 +17,12 @@ from bgrecord import __version__
 from bgrecord.core.ids import XGID, GameState, MatchState, xg_position_text
 from bgrecord.core.moves import point_name
 from bgrecord.core.ogid import OGID
-from bgrecord.core.position import BAR, OFF, LegalPlay, Position
+from bgrecord.core.position import BAR, OFF, LegalPlay, Position, Variant
 from bgrecord.formats.records import Action, Comment, CubeAction, MatchRecord, Result, Roll, SetPosition, Unreadable
 from bgrecord.formats.snowie import snowie_fields
 from bgrecord.replay import GameReplay, Step
+from bgrecord.replay.rules import RuleSet, rules_for, stated_rules
+from bgrecord.writing.stated import cut_marks, header_tags, played_rules
 
 # --- notation ---
 
@@ -172,22 +174,30 @@ def _no_start_cube(games: list[GameReplay], what: str) -> None:
                               f"position's cube), which {what} cannot say: convert it to SGF, JSON or OGXM")  # fmt: skip
 
 
+def _first_and_rest(games: Iterable[GameReplay]) -> tuple[GameReplay | None, Iterator[GameReplay]]:
+    each = iter(games)
+    first = next(each, None)
+    return first, itertools.chain([first] if first is not None else [], each)
+
+
 # --- .mat ---
 
 
-def write_mat(match: MatchRecord, games: Iterable[GameReplay]) -> str:
+def write_mat(match: MatchRecord, games: Iterable[GameReplay], rules: RuleSet | None = None) -> str:
     """The match as a .mat file in GNU Backgammon's layout (the right column at 33, pushed by
-    long left cells), tags and comments first. Raises :class:`CannotWrite` for a game that
-    starts with the cube turned."""
-    return "\n".join(mat_lines(match, games))
+    long left cells), tags and comments first; with ``rules``, the tags state them
+    (:func:`header_tags`). Raises :class:`CannotWrite` for a game that starts with the cube
+    turned."""
+    return "\n".join(mat_lines(match, games, rules))
 
 
-def mat_lines(match: MatchRecord, games: Iterable[GameReplay]) -> Iterator[str]:
+def mat_lines(match: MatchRecord, games: Iterable[GameReplay], rules: RuleSet | None = None) -> Iterator[str]:
     """The lines of :func:`write_mat`, a game at a time (each game used once, as it comes);
     :class:`CannotWrite` when a game that starts with the cube turned comes."""
+    first, games = _first_and_rest(games)
     out: list[str] = []
-    for tag in match.tags:
-        out.append(f'; [{tag.key} "{tag.value}"]')
+    for key, value in header_tags(match, played_rules(rules, first) if rules is not None else None):
+        out.append(f'; [{key} "{value}"]')
     for comment in match.comments:
         out.append(f"; {comment}".rstrip())
     if out:
@@ -282,27 +292,42 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def write_sgf(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False,
-              nackgammon: bool = False) -> str:  # fmt: skip
-    """The match as GNU Backgammon's SGF: a game tree per game (White = the left player).
-    A game that starts with the cube turned says so in its root (``CV``, ``CP``)."""
-    return "\n".join(sgf_trees(match, games, crawford_rule, jacoby, nackgammon)) + "\n"
+def write_sgf(match: MatchRecord, games: Iterable[GameReplay], rules: RuleSet | None = None) -> str:
+    """The match as GNU Backgammon's SGF: a game tree per game (White = the left player),
+    played by ``rules`` (by default the match's own), said in each root's ``RU``
+    (:func:`sgf_rules`). A game that starts with the cube turned says so in its root (``CV``,
+    ``CP``)."""
+    return "\n".join(sgf_trees(match, games, rules)) + "\n"
 
 
-def sgf_trees(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bool = True, jacoby: bool = False,
-              nackgammon: bool = False) -> Iterator[str]:  # fmt: skip
+def sgf_rules(rules: RuleSet, length: int, crawford_game: bool) -> str:
+    """The ``RU`` property of a game root: GNU Backgammon's list of the rules on (``NoCube``,
+    ``Crawford``, ``CrawfordGame``, ``Jacoby``, the variant), then what gnubg has no word for
+    and ignores: ``Beaver`` or ``NoBeaver``, ``CubeLimit=N``; empty where the rules say only
+    that Crawford (match play) or Jacoby (money play) is off; none where they say nothing."""
+    stated = stated_rules(rules, length)
+    words = [word for word, on in (("NoCube", rules.cube_limit == 1), ("Crawford", bool(length) and rules.crawford),
+                                   ("CrawfordGame", crawford_game), ("Jacoby", not length and rules.jacoby),
+                                   ("Nackgammon", rules.variant is Variant.NACKGAMMON)) if on]  # fmt: skip
+    if "beavers" in stated:
+        words.append("Beaver" if rules.beavers else "NoBeaver")
+    if "cube_limit" in stated and rules.cube_limit != 1:
+        words.append(f"CubeLimit={rules.cube_limit}")
+    return f"RU[{':'.join(words)}]" if words or stated.keys() & {"crawford", "jacoby"} else ""
+
+
+def sgf_trees(match: MatchRecord, games: Iterable[GameReplay], rules: RuleSet | None = None) -> Iterator[str]:
     """The game trees of :func:`write_sgf`, a game at a time (each game used once, as it comes)."""
+    first, games = _first_and_rest(games)
+    ruleset = played_rules(rules if rules is not None else rules_for(match), first)
     for replayed in games:
         game = replayed.game
-        rules = [r for r, on in (("Crawford", crawford_rule and bool(match.length)), ("CrawfordGame", replayed.crawford), ("Jacoby", jacoby),
-                                 ("Nackgammon", nackgammon)) if on]  # fmt: skip
         root = (
             f"FF[4]GM[6]CA[UTF-8]AP[bgrecord:{__version__}]"
             f"MI[length:{match.length or 0}][game:{(game.number or game.index) - 1}][ws:{replayed.score[0]}][bs:{replayed.score[1]}]"
             f"PW[{_escape(game.names[0])}]PB[{_escape(game.names[1])}]"
         )
-        if rules:
-            root += f"RU[{':'.join(rules)}]"
+        root += sgf_rules(ruleset, match.length or 0, replayed.crawford)
         if (game.initial_cube or 1) > 1:
             root += f"CV[{game.initial_cube}]CP[{'c' if game.initial_cube_owner is None else 'wb'[game.initial_cube_owner]}]"
         if replayed.result is not None and replayed.checked:
@@ -321,6 +346,9 @@ def sgf_trees(match: MatchRecord, games: Iterable[GameReplay], crawford_rule: bo
                 nodes.append(_sgf_setup(step, next_actor(replayed.steps, index)))
                 continue
             nodes.extend(_sgf_nodes(step))
+        marks = cut_marks(replayed)
+        if marks:
+            nodes[-1] += "".join(f"C[{_escape(mark)}]" for mark in marks)
         yield "(" + "\n".join(nodes) + ")"
 
 
@@ -379,22 +407,25 @@ def step_state(step: Step, replayed: GameReplay, match: MatchRecord, jacoby: boo
     return position, state
 
 
-def write_json(match: MatchRecord, games: Iterable[GameReplay], jacoby: bool = False) -> str:
-    """The record with every step's position and match IDs (schema in docs/formats.md)."""
-    return "".join(json_pieces(match, games, jacoby))
+def write_json(match: MatchRecord, games: Iterable[GameReplay], rules: RuleSet | None = None) -> str:
+    """The record with every step's position and match IDs (schema in docs/formats.md); its
+    tags state ``rules`` (by default the match's own: :func:`header_tags`)."""
+    return "".join(json_pieces(match, games, rules))
 
 
-def json_pieces(match: MatchRecord, games: Iterable[GameReplay], jacoby: bool = False) -> Iterator[str]:
+def json_pieces(match: MatchRecord, games: Iterable[GameReplay], rules: RuleSet | None = None) -> Iterator[str]:
     """The text of :func:`write_json`, a game at a time (each game used once, as it comes):
     the same bytes as the whole document given to ``json.dumps`` at once."""
     each = iter(games)
     first = next(each, None)
+    ruleset = played_rules(rules if rules is not None else rules_for(match), first)
+    jacoby = ruleset.jacoby
     players = match.players if match.games or first is None else (match.tag("Player 1"), match.tag("Player 2"))
     if players[0] is None or players[1] is None:  # as MatchRecord.players: the tags, else the first game's names
         players = first.game.names if first is not None else ("", "")
     document: dict[str, Any] = {
         "bgrecord": 1, "path": match.path, "format": match.format, "encoding": match.encoding, "length": match.length,
-        "players": list(players), "tags": [[t.key, t.value] for t in match.tags], "comments": match.comments,
+        "players": list(players), "tags": [list(tag) for tag in header_tags(match, ruleset)], "comments": match.comments,
         "games": [],
     }  # fmt: skip
     head = json.dumps(document, indent=1, ensure_ascii=False)
@@ -425,5 +456,5 @@ def _json_game(match: MatchRecord, replayed: GameReplay, jacoby: bool) -> dict[s
         "score": list(replayed.score), "crawford": replayed.crawford, "checked": replayed.checked,
         "result": None if result is None else {"winner": result.winner, "points": result.points,
                                                "kind": result.kind, "ended_by": result.ended_by},
-        "steps": steps,
+        "steps": steps, **({"cut": " ".join(marks)} if (marks := cut_marks(replayed)) else {}),
     }  # fmt: skip
