@@ -107,7 +107,7 @@ def boom(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.Fixtur
     monkeypatch.setattr(detect, "bounded", bounded)
     for name in ("a.mat", "boom.mat", "c.mat"):
         (tmp_path / "in").mkdir(exist_ok=True)
-        (tmp_path / "in" / name).write_bytes(CLEAN.read_bytes())
+        (tmp_path / "in" / name).write_bytes(f"; [Round \"{name}\"]\n".encode() + CLEAN.read_bytes())  # three files, not one and its copies
     return tmp_path / "in"
 
 

@@ -170,7 +170,7 @@ def nearest(position: Position, dice: Dice, written: Play, count: int = 3) -> tu
                 left.remove(move)
             else:
                 missing += 1
-        return missing + len(left), str(option)
+        return missing + len(left), " ".join(f"{move}{'*' * hit}" for move, hit in zip(option.play.moves, option.hits))  # as made: ties as ever
 
     options = [option for option in position.legal_plays(dice) if option.play.moves]
     return tuple(sorted(options, key=distance)[:count])

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from bgrecord.outputs import OutputError, held_signals
 from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of
-from bgrecord.tables.schema import POSITION_COLUMNS, TABLES
+from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
 _JOURNALS = (".wal", "-journal", "-wal", "-shm")  # the engines' own files beside a database
@@ -69,8 +69,9 @@ class Working:
         import numpy as np
         import pandas as pd
 
-        values = np.concatenate([np.frombuffer(rows, dtype=np.int64).reshape(-1, 6) for _, rows in parts])
-        values[:, 1] += np.repeat([first for first, _ in parts], [len(rows) // 6 for _, rows in parts])
+        width = len(POSITION_COLUMNS)
+        values = np.concatenate([np.frombuffer(rows, dtype=np.int64).reshape(-1, width) for _, rows in parts])
+        values[:, 1] += np.repeat([first for first, _ in parts], [len(rows) // width for _, rows in parts])
         frame = pd.DataFrame(values, columns=list(POSITION_COLUMNS)).astype("Int64")
         frame.loc[values[:, 5] == NO_PLAY, "play"] = pd.NA
         self.database.connection.register("incoming", frame)
@@ -102,7 +103,7 @@ class Working:
         keep = "WHERE game NOT IN (SELECT game FROM dropped)" if self._dropped else ""
         if database.engine == "sqlite":
             if self._dropped:  # ordered by position: every row is looked at (once a run)
-                database.execute(f"DELETE FROM positions WHERE game IN (SELECT game FROM dropped)")
+                database.execute("DELETE FROM positions WHERE game IN (SELECT game FROM dropped)")
             if self._staged:
                 database.execute("INSERT INTO positions SELECT * FROM staged ORDER BY position, game, step")
         elif self.carried or self._staged:
@@ -261,8 +262,10 @@ def _prepare(work: Working, target: Path, existing: bool, remake: bool) -> None:
                 continue
             database.execute(f'CREATE TABLE "{table}" AS SELECT * FROM {work.old}."{table}"')
     elif older and remake:
-        for table in sorted(ours):
-            database.execute(f"DROP TABLE IF EXISTS {table}")
+        kinds = dict(database.query("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')"))
+        for name in sorted(ours | set(VIEWS)):
+            if name in kinds:  # a table then, a view now (games), or the other way: each dropped as what it is
+                database.execute(f"DROP {kinds[name].upper()} {name}")
     if older and not remake:
         return  # kept as it is: another run's tables beside it
     if older:
