@@ -1,17 +1,23 @@
-"""The match database: ``bgrecord index`` throughput beside ``bgrecord stats -j 1`` on the
-same files, and ``bgrecord.tables.archive.find`` latency on an index of the corpus copied 16 times.
+"""The archive database on real files (issue 33's acceptance): ``bgrecord index`` beside
+``bgrecord validate`` on the same files, the bytes a game of each engine's index, and
+``bgrecord find`` beside ``bgrecord --help`` (what a search costs over the command's start).
 
-    python benchmarks/archive.py [FOLDER]
+    python benchmarks/archive.py [--jobs 2] [--pairs 3] [FILE_OR_FOLDER...]
 
-Goal (issue 16): ``find`` under 50 ms on the corpus copied 16 times (a position found in a
-replay of the corpus, looked up by its Position ID; the median of 50 lookups, the index
-opened for each, as ``bgrecord find`` does).
+By default the Backgammon Galaxy exports of ``../shared/corpus`` (``SOURCES.tsv``; 4,406
+games once the byte-for-byte copies are counted once). Each timing is a pair run back to back
+(validate, then index), ``--pairs`` times: on a loaded machine compare the ratios, which the
+load touches less than the seconds. Targets: index at most 2x validate; at most 2,000 bytes a
+game in SQLite and in DuckDB; find at most 0.1 s over ``bgrecord --help``. The scale (10k to
+1M games) is ``benchmarks/archive_scale.py``.
 """
 
 from __future__ import annotations
 
+import argparse
+import csv
 import importlib.util
-import random
+import os
 import shutil
 import statistics
 import subprocess
@@ -20,50 +26,76 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgrecord.formats.reader import match_files
-from bgrecord.tables import archive
-from bgrecord.tables.database import Database
-
-DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
-COPIES = 16
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
-def timed(arguments: list[str]) -> float:
+SCRIPT = Path(sys.executable).with_name("bgrecord")  # the installed command, as a user runs it
+BGRECORD = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "bgrecord"]
+
+
+def galaxy() -> list[str]:
+    with (CORPUS / "SOURCES.tsv").open(encoding="utf-8", newline="") as rows:
+        return [str(CORPUS / row["file"]) for row in csv.DictReader(rows, delimiter="\t") if row["producer_guess"] == "Backgammon Galaxy export"]
+
+
+def timed(arguments: list[str], cpu: list[float] | None = None) -> float:
+    """Seconds of a bgrecord command (and, into ``cpu``, the CPU seconds of all its processes)."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "bgrecord", *arguments], check=False, capture_output=True)
+    process = subprocess.Popen([*BGRECORD, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     return time.perf_counter() - start
 
 
 def main() -> None:
-    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT
-    files = [str(p) for p in match_files([folder])]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*")
+    parser.add_argument("--jobs", default="2")
+    parser.add_argument("--pairs", type=int, default=3)
+    options = parser.parse_args()
+    files = options.paths or galaxy()
     engines = ["sqlite"] + (["duckdb"] if importlib.util.find_spec("duckdb") else [])
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        stats = timed(["stats", "-j", "1", "-o", str(tmp / "games.csv"), *files])
-        games = sum(1 for _ in (tmp / "games.csv").open()) - 1
-        print(f"{len(files)} files, {games} games: stats -j 1 {stats:.2f} s ({games / stats:,.0f} games/s)")
+        listing = tmp / "files"
+        listing.mkdir()
+        for number, path in enumerate(files):  # one folder of links: a command line of any length
+            (listing / f"{number:05d}-{Path(path).name}").symlink_to(Path(path).resolve())
+        jobs = ["-j", options.jobs, "-q"]
+        ratios: dict[str, list[float]] = {engine: [] for engine in engines}
+        cpu_ratios: dict[str, list[float]] = {engine: [] for engine in engines}
+        for _ in range(options.pairs):
+            for engine in engines:
+                cpu: list[float] = []
+                validate = timed(["validate", *jobs, str(listing)], cpu)
+                target = tmp / f"index.{engine}"
+                target.unlink(missing_ok=True)
+                index = timed(["index", *jobs, str(listing), "-o", str(target)], cpu)
+                ratios[engine].append(index / validate)
+                cpu_ratios[engine].append(cpu[1] / cpu[0])
+                print(f"validate {validate:6.2f} s ({cpu[0]:.2f} s CPU), index ({engine:6}) {index:6.2f} s ({cpu[1]:.2f} s CPU): "
+                      f"{index / validate:.2f}x the time, {cpu[1] / cpu[0]:.2f}x the CPU")  # fmt: skip
+        from bgrecord.tables.database import Database
+
         for engine in engines:
-            seconds = timed(["index", "-j", "1", "-o", str(tmp / f"one.{engine}"), *files])
-            print(f"  index -j 1 ({engine:6}) {seconds:6.2f} s ({games / seconds:,.0f} games/s, {seconds / stats:.2f}x stats)")
-        copies = tmp / "copies"
-        for copy in range(COPIES):
-            shutil.copytree(folder, copies / f"{copy:02}", ignore=shutil.ignore_patterns("*.json", "*.md", "*.tsv"))
-        for engine in engines:
-            target = tmp / f"big.{engine}"
-            seconds = timed(["index", "-o", str(target), str(copies)])
-            database = Database(target)
-            positions = database.query("SELECT count(*) FROM positions")[0][0]
-            sample = [row[0] for row in database.query("SELECT position_id FROM positions WHERE action = 'move' LIMIT 20000")]
+            target = tmp / f"index.{engine}"
+            database = Database(target, read_only=True)
+            games = database.query("SELECT count(*) FROM games")[0][0]
             database.close()
-            wanted = random.Random(4).sample(sample, 50)
-            latencies, found = [], 0
-            for position_id in wanted:
-                start = time.perf_counter()
-                found += len(archive.find(target, archive.Wanted.of(position_id)))
-                latencies.append(time.perf_counter() - start)
-            print(f"corpus x{COPIES} ({engine}): {positions:,} positions indexed in {seconds:.1f} s (-j 0); find: median "
-                  f"{statistics.median(latencies) * 1000:.1f} ms, slowest {max(latencies) * 1000:.1f} ms, {found / 50:,.0f} occurrences a lookup")  # fmt: skip
+            print(f"{engine}: {games:,} games, {target.stat().st_size / games:,.0f} bytes a game; index/validate median "
+                  f"{statistics.median(ratios[engine]):.2f}x the time, {statistics.median(cpu_ratios[engine]):.2f}x the CPU "
+                  f"(of {options.pairs} pairs)")  # fmt: skip
+            from bgrecord.tables.search import positions
+
+            middle = next(row["position_id"] for row in positions(target) if row["action"] == "move" and row["step"] > 20)
+            for what, position in (("a middle-game position", middle), ("the opening position", "4HPwATDgc/ABMA")):
+                helps, finds = [], []
+                for _ in range(10):
+                    helps.append(timed(["--help"]))
+                    finds.append(timed(["find", str(target), position]))
+                print(f"  find {what}: {statistics.median(finds):.3f} s, --help {statistics.median(helps):.3f} s: "
+                      f"{statistics.median(finds) - statistics.median(helps):+.3f} s over the start")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def test_version_and_module_entry_point() -> None:
 def test_board_from_each_kind_of_identifier() -> None:
     code, out = run("board", "4HPwATDgc/ABMA", "--dice", "31")
     assert code == 0 and "Position ID: 4HPwATDgc/ABMA" in out and "16 legal plays for O with 31:" in out
-    assert "   1. 24/21 24/23" in out
+    assert "   1. 24/23 24/21" in out  # bgrecord's notation: the highest source, then the highest target, first
     code, out = run("board", "4HPwATDgc/ABMA:cInqAAAAAAAE")
     assert code == 0 and "Match ID   : cInqAAAAAAAE" in out and "Rolled 52" in out and out.splitlines()[2].startswith(" +13")
     code, out = run("board", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:4:2:1:5:10")

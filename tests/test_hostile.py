@@ -94,7 +94,7 @@ def boom(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, request: pytest.Fixtur
     monkeypatch.setattr(detect, "bounded", bounded)
     for name in ("a.mat", "boom.mat", "c.mat"):
         (tmp_path / "in").mkdir(exist_ok=True)
-        (tmp_path / "in" / name).write_bytes(CLEAN.read_bytes())
+        (tmp_path / "in" / name).write_bytes(f"; [Round \"{name}\"]\n".encode() + CLEAN.read_bytes())  # three files, not one and its copies
     return tmp_path / "in"
 
 
@@ -502,14 +502,14 @@ def test_a_junk_database_is_said_so_by_index_and_find(tmp_path: Path, junk: byte
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_full_disk_during_index_is_one_line_and_the_database_is_left_as_it_was(tmp_path: Path, engine: str) -> None:
-    (tmp_path / "big.mat").write_text(hostile.session(300))
+    (tmp_path / "big.mat").write_text(hostile.session(1000))  # some 58,000 positions: more than a compact index's 16 KB to spare
     database = tmp_path / f"db.{engine}"
     assert bgrecord("index", str(CLEAN), "-o", str(database)).returncode == 0
     before = database.read_bytes()
 
     def small_disk() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) + (256 << 10),) * 2)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) + (16 << 10),) * 2)
 
     done = bgrecord("index", str(tmp_path / "big.mat"), "-o", str(database), preexec_fn=small_disk)
     assert done.returncode == 2 and b"bug in bgrecord" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("lark", "pandas", "numpy", "rich", "bgrecord.core.position", "bgrecord.formats.reader", "bgrecord.replay")
 
 
@@ -37,3 +39,19 @@ def test_every_public_name_resolves() -> None:
     for name in bgrecord.__all__:
         assert getattr(bgrecord, name) is not None
     assert "Position" in dir(bgrecord)
+
+
+def test_find_loads_neither_pandas_nor_the_readers(tmp_path: Path) -> None:
+    """``bgrecord find`` on a SQLite index: a lookup, not a library's start (issue 33: under 0.1 s over ``--help``)."""
+    from bgrecord.cli import main as cli
+
+    database = tmp_path / "archive.sqlite"
+    try:
+        cli(["index", str(ROOT / "samples" / "bbgt-two-matches.mat"), "-o", str(database), "-q"])
+    except SystemExit:
+        pass
+    modules = loaded_after(
+        "from bgrecord.cli import main\n"
+        f"try:\n    main(['find', {str(database)!r}, '4HPwATDgc/ABMA', '--format', 'json'])\nexcept SystemExit:\n    pass"
+    )
+    assert "bgrecord.tables.search" in modules and not modules & {"lark", "pandas", "numpy", "bgrecord.formats.reader", "bgrecord.replay"}

@@ -64,9 +64,9 @@ def test_an_index_of_another_schema_is_made_again(index: Path) -> None:
     with sqlite3.connect(index) as connection:
         connection.execute("UPDATE bgrecord SET value = '1' WHERE key = 'schema'")
     code, _, err = run("find", str(index), START)
-    assert code == 2 and "another version of bgrecord (schema 1): run bgrecord index on it again" in err
+    assert code == 2 and "an index of an older bgrecord (schema 1; this one reads 3): run bgrecord index on it again" in err
     code, _, err = run("index", str(SAMPLES), "-o", str(index))
-    assert "an index of another version of bgrecord: made again from every file" in err and " 0 unchanged" in err, err
+    assert "an index of an older bgrecord (schema 1): made again from the files it listed" in err and " 0 unchanged" in err, err
     assert run("find", str(index), START)[0] == 0
 
 

@@ -25,7 +25,7 @@ def read(position: Position, dice: tuple[int, int], written: str) -> Resolution:
     ("position", "dice", "written", "meant"),
     [
         (START, (3, 1), "8/5 6/5", "8/5 6/5"),  # as written
-        (START, (3, 1), "6/5 8/5", "6/5 8/5"),
+        (START, (3, 1), "6/5 8/5", "8/5 6/5"),  # written in bgrecord's notation: the highest source first
         (START, (3, 1), "13/9", "13/10 10/9"),  # one checker, both dice
         (START, (6, 5), "24/13", "24/18 18/13"),
         (START, (3, 3), "8/5(2) 6/3(2)", "8/5 8/5 6/3 6/3"),  # repeats
@@ -50,7 +50,7 @@ def test_an_illegal_play_gets_the_reason_and_the_nearest_legal_plays() -> None:
     resolution = read(START, (3, 1), "13/8")
     assert resolution.play is None and resolution.error is not None
     assert resolution.error.reason is Illegal.WRONG_DISTANCE
-    assert [str(hint) for hint in resolution.hints] == ["13/10 10/9", "13/10 24/23", "13/10 6/5"]
+    assert [str(hint) for hint in resolution.hints] == ["13/10 10/9", "24/23 13/10", "13/10 6/5"]
 
 
 def test_a_partial_play_when_more_could_be_played() -> None:

@@ -4,7 +4,8 @@
 depth (``engine``: ``gnubg 0ply``, ``xg 3ply``). A match found again, in any file, is not
 analysed again when its kept analysis was made under the same settings (the engine and its
 depth, its version, the rules, the thresholds: :func:`bgrecord.analysis.files.cache_key`);
-``find`` shows the error made at each occurrence of a position.
+``find`` shows the error made at each occurrence of a position (:mod:`bgrecord.tables.search`
+reads it there).
 
 What it does not do: keep two analyses of one match by one engine at one depth (the newer
 replaces the older), or analyse (:mod:`bgrecord.analysis.files` does). Tables of an older
@@ -292,40 +293,3 @@ class GameDecisions:
     def close(self) -> None:
         self._copy.close()
 
-
-# --- find: the error made at an occurrence ---
-
-
-def errors_at(path: str | Path, found: list[dict[str, Any]]) -> None:
-    """Give each occurrence ``find`` found (rows of the positions table) its ``analysis``: the
-    decisions analysed at that step (the deepest plies stored), or an empty list. A database
-    whose tables are not as analyze writes them: :class:`~bgrecord.tables.storage.DatabaseError`."""
-    from bgrecord.tables.storage import engine_failure, is_engine_error
-
-    try:
-        _errors_at(path, found)
-    except Exception as exc:
-        if is_engine_error(exc):
-            raise engine_failure(path, exc) from None
-        raise
-
-
-def _errors_at(path: str | Path, found: list[dict[str, Any]]) -> None:
-    database = Database(path, read_only=True)
-    try:
-        if "decisions" not in database.names():
-            return
-        columns = ("kind", "play", "best", "error", "mark", "category", "luck", "plies")
-        for row in found:
-            first = database.query("SELECT MIN(game) FROM games WHERE file = ? AND match = ?", [row["file"], row["match"]])
-            start = first[0][0] if first and first[0][0] is not None else row["game"]
-            key = database.query("SELECT match_key FROM positions WHERE file = ? AND match = ? LIMIT 1", [row["file"], row["match"]])
-            if not key or key[0][0] is None:
-                row["analysis"] = []
-                continue
-            sql = (f"SELECT {', '.join(columns)} FROM decisions WHERE match_key = ? AND game_in_match = ? AND step = ? "
-                   "AND plies = (SELECT MAX(plies) FROM decisions WHERE match_key = ?) ORDER BY kind = 'checker'")  # fmt: skip
-            found_rows = database.rows(sql, columns, [key[0][0], row["game"] - start + 1, row["step"], key[0][0]])
-            row["analysis"] = list(found_rows)
-    finally:
-        database.close()

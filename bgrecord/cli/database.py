@@ -18,6 +18,9 @@ from bgrecord.formats.issues import count
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "target", required=True, metavar="DB",
               help="The database: .duckdb (needs: pip install 'bgrecord[db]') or .sqlite. Updated when it exists.")  # fmt: skip
+@click.option("--format", "kind", type=click.Choice(["database", "dataset"]), default="database", show_default=True,
+              help="database: one file (DB); dataset: a folder of Parquet files split for Dask and DuckDB to read where they are "
+                   "(needs: pip install 'bgrecord[parquet]'), written whole (a dataset there is replaced).")  # fmt: skip
 @click.option("--dedupe", is_flag=True, help="The players, matches and dice tables count each match once.")
 @click.option("--analysis", "analyses", multiple=True, metavar="FILE",
               help="A table written by bgrecord analyze (decisions, players or matches) to keep in the database, by "
@@ -27,16 +30,17 @@ from bgrecord.formats.issues import count
 @jobs_option
 @scheduler_option
 @quiet_option
-def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str, ...], rules: str | None, people: Any, jobs: int,
-          scheduler: str | None, quiet: bool) -> None:  # fmt: skip
+def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses: tuple[str, ...], rules: str | None, people: Any,
+          jobs: int, scheduler: str | None, quiet: bool) -> None:  # fmt: skip
     """Put match files into a database: the tables of stats, and every position.
 
     PATHS are files or folders. The database holds the games, players, matches and dice tables
-    of bgrecord stats and a positions table (one row per action, with the gnubg Position ID,
-    Match ID, XGID and OGID of the position before it), indexed by position. Run again on a
-    grown archive, it reads only the files that are new or changed (by content). It is written
-    as a copy renamed into place: a run that fails leaves the database as it was. Schema:
-    docs/stats.md.
+    of bgrecord stats and a positions table (one row per action with the position before it,
+    keyed by the position: its identifiers are made again when read). A file is known by its
+    resolved path and its content: run again on a grown archive, it reads only the files that
+    are new or changed, a copy of an indexed file is listed but not counted again, and the
+    files gone from a folder given leave the database. It is written as a copy renamed into
+    place: a run that fails leaves the database as it was. Schema: docs/stats.md.
     """
     from bgrecord.extras import require
     from bgrecord.outputs import OutputError, check_outputs
@@ -48,22 +52,36 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
     if STDIN in inputs.files:
         raise click.BadParameter("an index is of files, not of standard input", param_hint="PATHS")
     try:
-        if engine_of(target) == "duckdb":
-            require("duckdb")
-        check_outputs([(target, "database")], [*inputs.files, *analyses])
+        if kind == "dataset":
+            from bgrecord.tables.dataset import check_target as check_dataset
+
+            require("pyarrow")
+            if analyses:
+                raise ValueError("--analysis: an analysis is kept in a database (--format database)")
+            check_dataset(target)
+            check_outputs([(target, "folder")], inputs.files, overwrite=True)
+        else:
+            if engine_of(target) == "duckdb":
+                require("duckdb")
+            check_outputs([(target, "database")], [*inputs.files, *analyses])
     except (ValueError, ImportError, OutputError) as exc:
         fail(str(exc))
     inputs.report()
 
-    def work(names: list[str]) -> Any:
-        return each_file(index_rows, names, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_rows)
+    def work(units: list[tuple[str, str | None]]) -> Any:
+        return each_file(index_rows, units, (rules,), jobs, quiet, sizes=[name for name, _ in units], scheduler=scheduler, failed=failed_rows)
 
     def waiting() -> None:
         click.echo(f"bgrecord: {one_line(target)}: another bgrecord index is writing it: waiting for it to finish", err=True)
 
     tables = _analysis_tables(analyses, target)
+    folders = [path for path in paths if path != STDIN and Path(path).is_dir()]
+    files = [str(Path(name)) for name in inputs.files]
     try:
-        report = update(target, [str(Path(name)) for name in inputs.files], work, dedupe, waiting, people)
+        if kind == "dataset":
+            report = _dataset(target, files, work, dedupe, folders, people)
+        else:
+            report = update(target, files, work, dedupe, waiting, folders, people)
         if tables:
             from bgrecord.analysis.store import rows_of, storing
 
@@ -73,18 +91,45 @@ def index(paths: tuple[str, ...], target: str, dedupe: bool, analyses: tuple[str
                         store.add(kind, rows_of(chunk))
     except (ValueError, OSError) as exc:
         fail(str(exc))
-    if report.remade:
-        click.echo(f"bgrecord: {one_line(target)}: an index of another version of bgrecord: made again from every file", err=True)
+    _told(report, target, quiet)
+    inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems or report.empty))
+
+
+def _dataset(target: str, files: list[str], work: Any, dedupe: bool, folders: list[str], people: Any) -> Any:
+    """The index of ``files`` made in a temporary folder, and written as a dataset at ``target``."""
+    import tempfile
+
+    from bgrecord.outputs import atomic_folder
+    from bgrecord.tables.archive import index as update
+    from bgrecord.tables.dataset import write
+
+    with tempfile.TemporaryDirectory(prefix="bgrecord-index-") as folder:
+        report = update(Path(folder) / "index.sqlite", files, work, dedupe, None, folders, people)
+        with atomic_folder(target) as written:
+            write(Path(folder) / "index.sqlite", written)
+    return report
+
+
+def _told(report: Any, target: str, quiet: bool) -> None:
+    """What an index run did: each file's problem, and (but with ``quiet``) the copies and a summary."""
+    if report.remade_from is not None:
+        missing = f" ({count(len(report.not_found), 'file')} of it no longer found)" if report.not_found else ""
+        click.echo(f"bgrecord: {one_line(target)}: an index of an older bgrecord (schema {report.remade_from}): made again from the files "
+                   f"it listed{missing}", err=True)  # fmt: skip
     for file, problem, _ in report.problems:
         click.echo(f"bgrecord: {one_line(file)}: {one_line(problem)}", err=True)
     for file, problem in report.empty:
         click.echo(f"bgrecord: {one_line(file)}: warning: {one_line(problem)}", err=True)
-    if not quiet:
-        again = f", {len(report.retried):,} read again" if report.retried else ""
-        left_out = f" ({count(len(report.empty), 'file')} gave no games: read again next time)" if report.empty else ""
-        click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged{again}"
-                   f"{left_out}: {count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
-    inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems or report.empty))
+    if quiet:
+        return
+    for file, original in report.copies:
+        click.echo(f"bgrecord: {one_line(file)}: the same bytes as {one_line(original)}: a copy, not counted again", err=True)
+    again = f", {len(report.retried):,} read again" if report.retried else ""
+    copies = f", {count(len(report.copies), 'copy', 'copies')}" if report.copies else ""
+    removed = f", {len(report.removed):,} gone from the disk (taken out)" if report.removed else ""
+    left_out = f" ({count(len(report.empty), 'file')} gave no games: read again next time)" if report.empty else ""
+    click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged{again}{copies}"
+               f"{removed}{left_out}: {count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
 
 
 def _analysis_tables(paths: tuple[str, ...], target: str) -> list[tuple[str, Any]]:
@@ -112,49 +157,67 @@ def _analysis_tables(paths: tuple[str, ...], target: str) -> list[tuple[str, Any
 @click.option("--dice", is_flag=True, help="Also the dice (of a gnubg ID, an XGID or an OGID).")
 @click.option("--cube", is_flag=True, help="Also the cube's value and owner.")
 @click.option("--score", is_flag=True, help="Also the score and the match length.")
+@click.option("--play", metavar="PLAY", help="Also the play made from it, its moves in any order ('24/18 13/11', 'bar/22*', '6/off').")
+@click.option("--player", metavar="NAME", help="Also the player who acted from it (as the record names him).")
 @click.option("--limit", type=count_range(), help="At most this many occurrences (the first, in file order; the summary says of how many).")
 @click.option("--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: a line an occurrence; json: one document.")  # fmt: skip
-def find(database: str, position: str, dice: bool, cube: bool, score: bool, limit: int | None, output: str) -> None:
+def find(database: str, position: str, dice: bool, cube: bool, score: bool, play: str | None, player: str | None, limit: int | None,
+         output: str) -> None:  # fmt: skip
     """Every occurrence of a position in a database made by bgrecord index.
 
     POSITION is a gnubg Position ID, a gnubg ID (PositionID:MatchID), an XGID or an OGID. By
     default the position alone is matched (from the side of the player to act); --dice,
-    --cube and --score also match what the identifier says of them. Each occurrence: the file
-    and line, the match, game and move, the players, and what was done from the position.
-    Exit status 1 when it never occurred.
+    --cube and --score also match what the identifier says of them, --play and --player what
+    was done from it and by whom. Each occurrence: the file and line, the match, game and
+    move, the players, and what was done from the position. The occurrences are written as
+    they are found. Exit status 1 when it never occurred.
 
     \b
     Examples:
       bgrecord find archive.duckdb 4HPwATDgc/ABMA
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
+      bgrecord find archive.sqlite 4HPwATDgc/ABMA --play '13/11 24/23'
     """
-    from bgrecord.tables.archive import Wanted, occurrences
-    from bgrecord.tables.archive import find as search
+    from bgrecord.tables.search import Wanted, occurrences
+    from bgrecord.tables.search import find as search
 
     try:
-        wanted = Wanted.of(position, dice, cube, score)
+        wanted = Wanted.of(position, dice, cube, score, play, player)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="POSITION") from None
+        raise click.BadParameter(str(exc), param_hint="--play" if play and "play" in str(exc) else "POSITION") from None
+    shown = 0
     try:
+        total = occurrences(database, wanted) if output == "json" or limit else None
         found = search(database, wanted, limit)
-        total = occurrences(database, wanted) if limit and len(found) == limit else len(found)
-        if found:
-            from bgrecord.analysis.store import errors_at
-
-            errors_at(database, found)
+        if output == "json":
+            shown = _json_document(wanted.position_id, total or 0, found)
+        else:
+            for row in found:
+                click.echo(_occurrence(row))
+                shown += 1
     except (ValueError, ImportError) as exc:
         fail(str(exc))
-    if output == "json":
-        document = {"position_id": wanted.position_id, "total": total, "occurrences": found}
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
-    else:
-        for row in found:
-            click.echo(_occurrence(row))
-        shown = f"the first {len(found):,} of {count(total, 'occurrence')}" if total > len(found) else count(total, "occurrence")
-        click.echo(f"{shown} of {wanted.position_id}", err=True)
-    if not found:
+    if output != "json":
+        total = shown if total is None else total
+        said = f"the first {shown:,} of {count(total, 'occurrence')}" if total > shown else count(total, "occurrence")
+        click.echo(f"{said} of {wanted.position_id}", err=True)
+    if not shown:
         raise SystemExit(1)
+
+
+def _json_document(position_id: str, total: int, found: Any) -> int:
+    """``{"position_id", "total", "occurrences": [...]}`` as json.dumps(indent=2) writes it,
+    each occurrence written as it comes; how many."""
+    head = json.dumps({"position_id": position_id, "total": total}, indent=2, ensure_ascii=False)
+    click.echo(head[:-2] + ',\n  "occurrences": [', nl=False)
+    shown = 0
+    for row in found:
+        body = json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        click.echo(("," if shown else "") + "\n    " + body, nl=False)
+        shown += 1
+    click.echo("\n  ]\n}" if shown else "]\n}")
+    return shown
 
 
 def _occurrence(row: dict[str, Any]) -> str:

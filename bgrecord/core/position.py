@@ -123,7 +123,10 @@ class LegalPlay:
         return f"LegalPlay({self.play!r}, {self.position!r}, {self.hits!r})"
 
     def __str__(self) -> str:
-        return " ".join(f"{move}{'*' if hit else ''}" for move, hit in zip(self._moves, self.hits))
+        """bgrecord's notation, the one every output writes (docs/guide.md): the highest source
+        first, then the highest target, a ``*`` on each move that hits (``24/18 13/11*``)."""
+        moves = sorted(zip(self._moves, self.hits), key=lambda mh: (-mh[0].source, -mh[0].target))
+        return " ".join(f"{move}{'*' if hit else ''}" for move, hit in moves)
 
     def hit_points(self) -> set[int]:
         """The points where this play hits a blot (the mover's numbering)."""

@@ -191,8 +191,14 @@ def ranked(position: Position, dice: Sequence[int], moves: Sequence[MoveToken]) 
             apart = sum(abs(a - b) for a, b in zip(written or start, option.position.sides[mover])) if written else 8
             cost[id(option)] = 1 + apart / 4
         found.append((cost[id(option)], option))
-    found.sort(key=lambda pair: (pair[0], str(pair[1])))
+    found.sort(key=lambda pair: (pair[0], _as_made(pair[1])))
     return found
+
+
+def _as_made(option: LegalPlay) -> str:
+    """A play's moves in the order the generator made them: ties among equally close plays
+    sorted as ever, whatever order bgrecord's notation writes a play in."""
+    return " ".join(f"{move}{'*' * hit}" for move, hit in zip(option.play.moves, option.hits))
 
 
 def _ends(start: tuple[int, ...], steps: Sequence[tuple[int, int]], lenient: bool = False) -> tuple[int, ...] | None:

@@ -1,13 +1,15 @@
 """An archive's database: the tables of ``bgrecord stats`` and every position, in one DuckDB
-or SQLite file, kept up to date file by file, and searched by position.
+or SQLite file, kept up to date file by file (schema: docs/stats.md).
 
 ``index_rows(path)`` reads and replays a file once and gives its games rows (as
-:func:`bgrecord.tables.stats.game_rows`) and its positions rows: one a replayed action, with the
-position before it, written into the database file (:mod:`bgrecord.tables.database`) by
-:mod:`bgrecord.tables.writing_rows`; :func:`index` brings a database up to date
-with a list of files (new or changed files only, by the hash of their content) through a copy
-renamed into place, so that a failed run leaves the old database as it was. :func:`find`
-returns where a position occurred. Schema: docs/stats.md.
+:func:`bgrecord.tables.stats.game_rows`) and its positions as the index keeps them
+(:mod:`bgrecord.tables.positions`); :func:`index` brings a database up to date with a list of
+files, through a working copy renamed into place (:mod:`bgrecord.tables.working`): a file is
+known by its resolved path and its content; a new or changed one is read, an unchanged one
+is not (its worker compares the content's hash and stops there), a file with the bytes of an
+indexed one is a copy (listed, not counted again), and a file gone from a folder given
+leaves the index. The players, matches and dice tables are summed again from the games
+table, in flat memory. Finding positions is :mod:`bgrecord.tables.search`.
 
 What it does not do: judge the records (a game with errors is indexed as replayed, up to the
 error, with ``valid`` false), or merge two databases.
@@ -17,309 +19,316 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-import shutil
-import tempfile
-from dataclasses import dataclass
+from array import array
+from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
-import pandas as pd
-
-from bgrecord.core.ids import MatchState, identify
-from bgrecord.escapes import encodable
-from bgrecord.formats.records import MatchRecord
+from bgrecord.core.position import Position
+from bgrecord.formats.records import MatchRecord, SetPosition
 from bgrecord.formats.source import Input
 from bgrecord.names import NO_ALIASES, People
-from bgrecord.outputs import OutputError, held_signals
 from bgrecord.replay import GameReplay
-from bgrecord.replay.matchkeys import Duplicates, content_key
+from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
-from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of
-from bgrecord.tables.spool import Spool
+from bgrecord.tables.database import Database
+from bgrecord.tables.positions import ANSWERS, position_hash, position_key, row_of
+from bgrecord.tables.schema import POSITION_COLUMNS, SUMMARIES
+from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.tables.stats import GAME_COLUMNS, Tables, file_rows
-from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
-from bgrecord.tables.writing_rows import POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
-from bgrecord.writing.writers import ids_json, mat_rows, play_text, step_ogids, step_state
+from bgrecord.tables.working import Working, working
+from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
+from bgrecord.writing.writers import mat_rows
+
+MATCHES_AT_ONCE = 10_000  # summed matches written at a time: the matches table in flat memory
 
 # --- one file's rows ---
 
 
-def position_rows(number: int, match: MatchRecord, out: GameReplay, jacoby: bool) -> list[dict[str, Any]]:
-    """One row a replayed action (a set-up too), with the position and IDs before it (its
-    ``file`` and ``match_key`` are for the caller to fill)."""
-    rows = []
-    names = out.game.names
-    for index, (step, ogid, row) in enumerate(zip(out.steps, step_ogids(out, match.length or 0), mat_rows(out.steps)), 1):
-        position, state = step_state(step, out, match, jacoby)
+def game_positions(game: int, out: GameReplay, into: array[int]) -> tuple[int | None, list[tuple[int, int, bytes]]]:
+    """A replayed game's positions as the index keeps them: a row each replayed action with a
+    position before it, six integers ``hash, game, step, place, act, play`` (:data:`NO_PLAY`
+    for none; :func:`bgrecord.tables.positions.row_of`) added to ``into``; the line its rows
+    count from; and the Position ID's 10 bytes of each row whose position does not follow from
+    the plays before it (``(game, step, key)``: the game's start, a set-up). ``game``: its
+    number in its file, from 0."""
+    starts: list[tuple[int, int, bytes]] = []
+    base: int | None = None
+    follows: Any = None  # the sides the plays so far lead to
+    for step_number, (step, move) in enumerate(zip(out.steps, mat_rows(out.steps)), 1):
+        kind = step.kind
+        position = step.before if kind == "move" else step.after  # a set-up: the position it sets
         if position is None:
             continue
-        dice = step.dice if step.dice and state.dice != (0, 0) else None
-        pips = position.pips()
-        rows.append({
-            "file": None, "match_key": None, "match": number, "game": out.game.index, "move": row,
-            "line": step.action.line, "unit": match.unit, "step": index, "action": step.kind, "player": position.turn, "player0": names[0], "player1": names[1],
-            "dice": f"{max(dice)}{min(dice)}" if dice else None, "play": play_text(step.play) if step.play is not None else None,
-            **ids_json(position, state, ogid), "pips0": pips[0], "pips1": pips[1], "cube": step.cube,
-            "cube_owner": step.cube_owner, "score0": step.score[0], "score1": step.score[1], "match_length": match.length,
-        })  # fmt: skip
-    return rows
+        setup = step.action if kind == "setup" and isinstance(step.action, SetPosition) else None
+        actor = position.turn if setup else step.player if step.player is not None else 0
+        mover = 1 - actor if kind in ANSWERS else actor  # an answer: seen from the side of the offer it answers
+        to_play = kind == "move" or setup is not None and setup.on_roll is not None  # a position file's dice are still to play
+        dice = step.dice if to_play and step.dice else None
+        line = step.action.line
+        if base is None:
+            base = line - (move or 0)
+        sides = position.sides
+        if sides != follows:
+            starts.append((game, step_number, position_key(Position(sides, mover))))
+        played = kind == "move" and step.play is not None and step.after is not None
+        follows = step.after.sides if played and step.after is not None else sides
+        _, place, act, play = row_of(step_number, move, line - base - (move or 0), kind, mover, dice, step.cube, step.cube_owner,
+                                     step.play if kind == "move" else None)  # fmt: skip
+        into.extend((position_hash(sides[mover], sides[1 - mover]), game, step_number, place, act, NO_PLAY if play is None else play))
+    return base, starts
 
 
-def index_rows(path: str | Path | Input, rules: str | None = None) -> IndexRows:
-    """The rows of one file, read and replayed once (:func:`bgrecord.tables.stats.file_rows`, with
-    the positions beside); a failure is reported, never raised."""
-    positions: Spool[dict[str, Any]] = Spool(POSITIONS_IN_MEMORY)
+def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | None = None) -> IndexRows:
+    """The rows of one file, read and replayed once (:func:`bgrecord.tables.stats.file_rows`,
+    with the positions beside). ``unit``: the file, or the file and the content key the index
+    has for it (a file with that content is not read: it comes back ``unchanged``). A
+    failure is reported, never raised."""
+    file, known = unit if isinstance(unit, tuple) else (unit, None)
+    source = file if isinstance(file, Input) else Input.named(str(file))
+    positions: Spool[array[int]] = Spool(POSITIONS_IN_MEMORY // POSITIONS_A_CHUNK)
+    chunk = array("q")
+    games: list[tuple[int | None, bool, int]] = []
+    starts: list[tuple[int, int, bytes]] = []
+    units: list[str] = []
+    in_match: Counter[int] = Counter()
+    count = 0  # positions
 
     def each(number: int, match: MatchRecord, out: GameReplay) -> None:
-        positions.extend(position_rows(number, match, out, rules_for(match, rules).jacoby))
+        nonlocal chunk, count
+        in_match[number] += 1
+        before = len(chunk)
+        base, found = game_positions(len(games), out, chunk)
+        count += (len(chunk) - before) // len(POSITION_COLUMNS)
+        games.append((base, rules_for(match, rules).jacoby and not match.length, in_match[number]))
+        if len(chunk) >= POSITIONS_A_CHUNK * len(POSITION_COLUMNS):
+            positions.extend([chunk])
+            chunk = array("q")
+        starts.extend(found)
+        units[:] = [match.unit]
 
-    found = file_rows(path, rules, each)
+    if known:
+        try:
+            key = content_key(source)
+        except OSError:
+            key = ""
+        if key == known:
+            return IndexRows(source.name or str(file), Spool(), file_key=key, unchanged=True)
+    found = file_rows(source, rules, each)
+    if chunk:
+        try:
+            positions.extend([chunk])
+        except Oversized:
+            found.oversized = True
     if found.problem or found.oversized:  # what was replayed before a failure is not kept: neither are its positions
-        positions = Spool()
+        positions, games, starts, count = Spool(), [], [], 0
     return IndexRows(found.path, found.rows, found.problem, found.internal, found.file_key, oversized=found.oversized, empty=found.empty,
-                     positions=positions)  # fmt: skip
+                     positions=positions, games=games, starts=starts, unit=units[0] if units else None, position_count=count)  # fmt: skip
 
 
 def failed_rows(file: Any, exc: BaseException) -> IndexRows:
     """What :func:`index_rows` gives for a file whose work failed outside it (a worker that died)."""
+    file = file[0] if isinstance(file, tuple) else file
     name = getattr(file, "name", None) or str(file)
     return IndexRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
-def index(target: str | Path, files: list[str], work: Callable[[list[str]], Iterable[IndexRows]], dedupe: bool = False,
-          waiting: Callable[[], None] | None = None, people: People = NO_ALIASES) -> IndexReport:  # fmt: skip
-    """Bring the database ``target`` up to date with ``files``: ``work(names)`` gives the rows of
-    the files that are new or changed (by content), in order, written through :func:`updated`;
-    the players and dice tables count ``people`` (an aliases table) as one person each."""
+# --- bringing an index up to date ---
+
+
+def resolved(name: str) -> bytes:
+    """What the index knows a file by: the bytes of its resolved path."""
+    return os.fsencode(os.path.realpath(name))
+
+
+Work = Callable[[list[tuple[str, str | None]]], Iterable[IndexRows]]
+
+
+def index(target: str | Path, files: list[str], work: Work, dedupe: bool = False, waiting: Callable[[], None] | None = None,
+          folders: Sequence[str] = (), people: People = NO_ALIASES) -> IndexReport:  # fmt: skip
+    """Bring the index ``target`` up to date with ``files`` (found in ``folders``, or named):
+    ``work(units)`` gives the rows of each ``(file, known content key)`` in order (see
+    :func:`index_rows`); files of the index under ``folders`` that are gone from the disk are
+    taken out; copies of an indexed file are listed, not counted again; the players and dice
+    tables count ``people`` (an aliases table) as one person each."""
     report = IndexReport()
-    with updated(target, waiting) as database:
-        report.remade = database.remade
-        known = dict(database.query("SELECT file, file_key FROM files"))
-        todo = []
-        for name in files:
-            key, stored = _file_key(name), encodable(name)  # as the rows name it
-            if known.get(stored) == key:
-                report.unchanged.append(name)
-                continue
-            before = known.get(stored, "")
-            (report.added if stored not in known else report.retried if before is None else report.replaced).append(name)
-            todo.append(name)
-        for name in report.replaced + report.retried:
-            for table in ("games", "positions", "files"):
-                database.execute(f"DELETE FROM {table} WHERE file = ?", [encodable(name)])
-        writer = RowsWriter(database, report)
-        for rows in work(todo):
-            writer.add(rows)
+    with working(target, waiting) as work_copy:
+        database = work_copy.database
+        report.remade_from = work_copy.remade_from
+        named = _distinct(_with_old_files(work_copy, files, report))
+        files = list(named)
+        known = _known(database, named)
+        gone = _gone(database, folders, {path for path, _ in known.values()})
+        numbers = database.query("SELECT COALESCE(MAX(file_id), 0) + 1, (SELECT COALESCE(MAX(game_id), 0) + 1 FROM game_rows) FROM files")[0]
+        writer = RowsWriter(work_copy, report, int(numbers[0]), int(numbers[1]))
+        purged = [file_id for file_id, _ in gone]
+        report.removed = [name for _, name in gone]
+        _remove_files(database, purged)
+        units = [(name, _key(known[name][1])) for name in files]
+        _write(work, units, known, writer, purged, report)
         writer.flush()
+        orphans = _orphaned_copies(database)  # their original changed or is gone: read again
+        _write(work, [(name, None) for name in orphans], orphans, writer, purged, report)
+        writer.flush()
+        _drop_games(work_copy, purged)
         _mark_duplicates(database)
         _summaries(database, dedupe, people)
-        database.execute("DROP INDEX IF EXISTS positions_by_id")
-        database.execute("CREATE INDEX positions_by_id ON positions (position_id)")
     return report
+
+
+def _key(found: tuple[int, str | None] | None) -> str | None:
+    return found[1] if found is not None else None
+
+
+def _write(work: Work, units: list[tuple[str, str | None]], known: dict[str, tuple[bytes, tuple[int, str | None] | None]],
+           writer: RowsWriter, purged: list[int], report: IndexReport) -> None:  # fmt: skip
+    for (name, _), rows in zip(units, work(units)):
+        path, before = known.get(name) or (resolved(name), None)
+        if rows.unchanged:
+            report.unchanged.append(name)
+            continue
+        if before is None:
+            report.added.append(name)
+        else:
+            (report.retried if before[1] is None else report.replaced).append(name)
+            purged.append(before[0])
+            _remove_files(writer.database, [before[0]])
+        writer.add(rows, path)
+
+
+def _distinct(files: list[str]) -> dict[str, bytes]:
+    """Each file once, whatever the path that names it (the first name given), with its
+    resolved path."""
+    seen: set[bytes] = set()
+    kept = {}
+    for name in files:
+        path = resolved(name)
+        if path not in seen:
+            seen.add(path)
+            kept[name] = path
+    return kept
+
+
+def _with_old_files(work_copy: Working, files: list[str], report: IndexReport) -> list[str]:
+    """``files``, and those an older index listed (still on disk, and not among them)."""
+    if not work_copy.old_files:
+        return files
+    have = {resolved(name) for name in files}
+    more = []
+    for name in work_copy.old_files:
+        if not os.path.isfile(name):
+            report.not_found.append(name)
+        elif resolved(name) not in have:
+            have.add(resolved(name))
+            more.append(name)
+    return files + more
+
+
+def _known(database: Database, named: dict[str, bytes]) -> dict[str, tuple[bytes, tuple[int, str | None] | None]]:
+    """Each file's resolved path, and the index's number and content key for it (None: new)."""
+    files, paths = list(named), list(named.values())
+    database.execute("CREATE TEMPORARY TABLE run (seq BIGINT, path BLOB)")
+    try:
+        database.append("run", list(enumerate(paths)), {"seq": "Int64", "path": "bytes"})
+        found = {int(seq): (int(file_id), key) for seq, file_id, key in
+                 database.tuples("SELECT run.seq, files.file_id, files.file_key FROM run JOIN files ON files.path = run.path")}  # fmt: skip
+    finally:
+        database.execute("DROP TABLE run")
+    return {name: (path, found.get(seq)) for seq, (name, path) in enumerate(zip(files, paths))}
+
+
+def _gone(database: Database, folders: Sequence[str], present: set[bytes]) -> list[tuple[int, str]]:
+    """The indexed files under ``folders`` that are no longer on the disk (a file there but not
+    read this run, in a folder that could not be read, stays)."""
+    gone = []
+    for folder in folders:
+        prefix = resolved(folder).rstrip(b"/")
+        for file_id, name, path in database.tuples("SELECT file_id, file, path FROM files WHERE path > ? AND path < ?", [prefix + b"/", prefix + b"0"]):
+            if path not in present and not os.path.lexists(os.fsdecode(path)):
+                gone.append((int(file_id), str(name)))
+    return sorted(set(gone))
+
+
+def _remove_files(database: Database, file_ids: Sequence[int]) -> None:
+    """The files rows (their games go at the end of the run, :func:`_drop_games`)."""
+    for file_id in file_ids:
+        database.execute("DELETE FROM files WHERE file_id = ?", [file_id])
+
+
+def _orphaned_copies(database: Database) -> dict[str, tuple[bytes, tuple[int, str | None] | None]]:
+    """Copies whose original changed or left the index: to read again (named by their
+    resolved path), as :func:`_known` gives them."""
+    found = database.query("SELECT file_id, path FROM files WHERE copy_of IS NOT NULL AND copy_of NOT IN (SELECT file_id FROM files)")
+    return {os.fsdecode(path): (bytes(path), (int(file_id), None)) for file_id, path in found}
+
+
+def _drop_games(work_copy: Working, file_ids: list[int]) -> None:
+    """The games and positions of files taken out or read again."""
+    if not file_ids:
+        return
+    database = work_copy.database
+    database.execute("CREATE TEMPORARY TABLE purged (file_id BIGINT)")
+    try:
+        database.append("purged", [(file_id,) for file_id in file_ids], {"file_id": "Int64"})
+        games = [int(game) for (game,) in database.tuples("SELECT game_id FROM game_rows WHERE file_id IN (SELECT file_id FROM purged)")]
+        work_copy.drop_games(games)
+        database.execute("DELETE FROM game_rows WHERE file_id IN (SELECT file_id FROM purged)")
+    finally:
+        database.execute("DROP TABLE purged")
+
+
+def _mark_duplicates(database: Database) -> None:
+    """``duplicate_of`` for every match whose key an earlier match (by file, then index) has:
+    ``file#match`` of the first, as :class:`bgrecord.replay.matchkeys.Duplicates` marks them."""
+    database.execute(
+        "CREATE TEMPORARY TABLE firsts AS SELECT match_key, file || '#' || CAST(match AS TEXT) AS original FROM ("
+        " SELECT match_key, file, match, row_number() OVER (PARTITION BY match_key ORDER BY file, file_id, match) AS n"
+        " FROM (SELECT DISTINCT match_key, file, file_id, match FROM games WHERE match_key IS NOT NULL)) WHERE n = 1")  # fmt: skip
+    try:
+        here = "files.file || '#' || CAST(game_rows.match AS TEXT)"
+        marked = f"CASE WHEN firsts.original = {here} THEN NULL ELSE firsts.original END"
+        database.execute(f"UPDATE game_rows SET duplicate_of = {marked} FROM firsts, files WHERE files.file_id = game_rows.file_id "
+                         f"AND firsts.match_key = game_rows.match_key "
+                         f"AND NOT COALESCE(game_rows.duplicate_of = {marked}, game_rows.duplicate_of IS NULL AND {marked} IS NULL)")  # fmt: skip
+        database.execute("UPDATE game_rows SET duplicate_of = NULL WHERE match_key IS NULL AND duplicate_of IS NOT NULL")
+    finally:
+        database.execute("DROP TABLE firsts")
+
+
+def _summaries(database: Database, dedupe: bool, people: People = NO_ALIASES) -> None:
+    """The players, matches and dice tables, summed again from the games table in the order
+    ``stats`` sums a folder's files (by file, then match and game); a match's row is written
+    when its games end, so that memory holds the players, not the matches."""
+    for table in SUMMARIES:
+        database.execute(f"DELETE FROM {table}")
+    tables = Tables(people)
+    ended: dict[tuple[str, int], dict[str, Any]] = {}
+    current: tuple[str, int] | None = None
+    order = ", ".join(f'"{c}"' for c in GAME_COLUMNS)
+    writer = database.beside()  # the matches go in as the games stream out
+    for row in database.rows(f"SELECT {order} FROM games ORDER BY file, file_id, match, game", GAME_COLUMNS):
+        if dedupe and row["duplicate_of"]:
+            continue
+        key = (row["file"], row["match"])
+        if key != current:
+            if current is not None and current in tables.match_rows:
+                ended[current] = tables.match_rows.pop(current)
+            if len(ended) >= MATCHES_AT_ONCE:
+                writer.append_frame("matches", Tables(people, match_rows=ended).matches())
+                ended = {}
+            current = key
+        tables.add_row(row)
+    ended.update(tables.match_rows)
+    writer.append_frame("matches", Tables(people, match_rows=ended).matches())
+    writer.append_frame("players", tables.players())
+    writer.append_frame("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
 
 
 @contextlib.contextmanager
 def updated(target: str | Path, waiting: Callable[[], None] | None = None) -> Iterator[Database]:
-    """The index at ``target`` (made when missing), to change through a copy that is renamed
-    into place when the block ends without an exception: a failed run leaves it as it was.
-    One writer at a time: a second waits for the first (:func:`~bgrecord.tables.storage.writer_lock`,
-    after ``waiting()``), then updates what the first wrote; the copies a killed writer left
-    are removed (:func:`stale_copies`). Raises ``ValueError`` for a database that is not an
-    index, :class:`~bgrecord.tables.storage.DatabaseError` for a file that is not a database or a disk
-    that cannot take the write."""
-    with writer_lock(target, waiting):
-        try:
-            with _copied(Path(target)) as database:
-                yield database
-        except DatabaseError:
-            raise
-        except Exception as exc:
-            if is_engine_error(exc) and not isinstance(exc, OutputError):
-                raise engine_failure(target, exc) from None
-            raise
-
-
-def stale_copies(target: Path) -> list[Path]:
-    """The working copies of ``target`` (``.NAME.XXXXXXXX.SUFFIX``, as :func:`updated` names
-    them, with the engines' journals beside them) in its folder. Only the holder of the lock
-    makes one and removes it before letting go: to the next holder, any found is a killed
-    run's."""
-    folder = target.parent if str(target.parent) else Path(".")
-    pattern = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(target.suffix) + r"(?:\.wal|-journal|-wal|-shm)?\Z")
-    try:
-        return sorted(entry for entry in folder.iterdir() if pattern.match(entry.name) and entry.is_file())
-    except OSError:
-        return []
-
-
-@contextlib.contextmanager
-def _copied(target: Path) -> Iterator[Database]:
-    engine_of(target)
-    for stale in stale_copies(target):
-        with contextlib.suppress(OSError):
-            stale.unlink()
-    folder = target.parent if str(target.parent) else Path(".")
-    with held_signals():  # until the block that removes it is entered
-        try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix, dir=folder)
-        except OSError as exc:
-            raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
-        os.close(handle)
-        os.unlink(temporary)  # the engines create their own file
-    try:
-        if target.exists() and target.stat().st_size:  # an empty file holds nothing: a new database
-            shutil.copyfile(target, temporary)
-        database = Database(temporary, name=target)
-        try:
-            schema = database.schema() if target.exists() else SCHEMA_VERSION
-            if schema is None and not database.is_empty():
-                raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
-            if schema not in (None, SCHEMA_VERSION):  # made by another version of bgrecord: made again, every file read
-                database.drop()
-                database.remade = True
-            database.create()
-            yield database
-        finally:
-            database.close()
-        os.replace(temporary, target)
-    finally:
-        for leftover in (temporary, *(temporary + ending for ending in (".wal", "-journal", "-wal", "-shm"))):  # the engines' own
-            if os.path.exists(leftover):
-                os.unlink(leftover)
-
-
-def _file_key(name: str) -> str:
-    try:
-        return content_key(Input.of(Path(name)))
-    except OSError:
-        return ""
-
-
-def _mark_duplicates(database: Database) -> None:
-    """``duplicate_of`` for every match whose key an earlier match (by file, then index) has."""
-    database.execute("UPDATE games SET duplicate_of = NULL")
-    matches = [{"file": file, "match": match, "match_key": key, "duplicate_of": None}
-               for file, match, key in database.query("SELECT DISTINCT file, match, match_key FROM games ORDER BY file, match")]  # fmt: skip
-    copies = [(copy["file"], copy["match"], copy["duplicate_of"]) for copy in Duplicates().mark(matches) if copy["duplicate_of"]]
-    if not copies:
-        return
-    # One statement for all the copies (a statement a copy scans the games table a copy: quadratic).
-    database.execute("CREATE TEMPORARY TABLE copies (file TEXT, match BIGINT, original TEXT)")
-    try:
-        if database.engine == "duckdb":
-            frame = pd.DataFrame(copies, columns=["file", "match", "original"])  # noqa: F841 - read by DuckDB by name
-            database.connection.register("incoming_copies", frame)
-            database.execute("INSERT INTO copies SELECT * FROM incoming_copies")
-            database.connection.unregister("incoming_copies")
-        else:
-            database.connection.executemany("INSERT INTO copies VALUES (?, ?, ?)", copies)
-        database.execute("CREATE INDEX copies_by_match ON copies (file, match)")
-        database.execute("UPDATE games SET duplicate_of = (SELECT original FROM copies WHERE copies.file = games.file AND copies.match = games.match) "
-                         "WHERE EXISTS (SELECT 1 FROM copies WHERE copies.file = games.file AND copies.match = games.match)")  # fmt: skip
-    finally:
-        database.execute("DROP TABLE copies")
-
-
-def _summaries(database: Database, dedupe: bool, people: People = NO_ALIASES) -> None:
-    """The players, matches and dice tables, summed again from the games table."""
-    tables = Tables(people)
-    order = ", ".join(f'"{c}"' for c in GAME_COLUMNS)
-    for row in database.rows(f"SELECT {order} FROM games ORDER BY file, match, game", GAME_COLUMNS):
-        if not (dedupe and row["duplicate_of"]):
-            tables.add_row(row)
-    database.replace_table("players", tables.players())
-    database.replace_table("matches", tables.matches())
-    database.replace_table("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
-
-
-# --- finding a position ---
-
-
-@dataclass(slots=True)
-class Wanted:
-    """What to look for: a position (its gnubg Position ID, from the side of the player to
-    act), and optionally the dice, the cube and the score of the identifier it came from."""
-
-    position_id: str
-    state: MatchState | None
-    dice: bool = False
-    cube: bool = False
-    score: bool = False
-
-    @classmethod
-    def of(cls, identifier: str, dice: bool = False, cube: bool = False, score: bool = False) -> Wanted:
-        """From a Position ID, ``PositionID:MatchID``, an XGID or an OGID. Raises ``ValueError``."""
-        position, state = identify(identifier)
-        if state is None and (dice or cube or score):
-            raise ValueError("a bare Position ID says nothing of the dice, cube or score: give a gnubg ID, an XGID or an OGID")
-        if dice and state is not None and state.dice == (0, 0):
-            raise ValueError("the identifier has no dice rolled")
-        return cls(position.id(), state, dice, cube, score)
-
-    def where(self) -> tuple[str, list[Any]]:
-        clauses: list[str] = ["position_id = ?"]
-        values: list[Any] = [self.position_id]
-        state = self.state
-        if state is not None and self.dice:
-            clauses.append("dice = ?")
-            values.append(f"{max(state.dice)}{min(state.dice)}")
-        if state is not None and self.cube:
-            clauses.append("cube = ? AND " + ("cube_owner IS NULL" if state.cube_owner is None else "cube_owner = ?"))
-            values += [state.cube] + ([] if state.cube_owner is None else [state.cube_owner])
-        if state is not None and self.score:
-            clauses.append("score0 = ? AND score1 = ? AND match_length = ?")
-            values += [state.score[0], state.score[1], state.length]
-        return " AND ".join(clauses), values
-
-
-FOUND_COLUMNS = ("file", "line", "unit", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
-                 "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length", "step")  # fmt: skip
-
-
-def find(path: str | Path, wanted: Wanted, limit: int | None = None) -> list[dict[str, Any]]:
-    """Every occurrence of the position in the index at ``path``: where (file, line and what
-    it counts, match, game, move) and what was done from it (action, play), in file order."""
-    condition, values = wanted.where()
-    columns = ", ".join(f'"{c}"' for c in FOUND_COLUMNS)
-    bound = f" LIMIT {int(limit)}" if limit else ""
-    with _searched(path) as database:
-        return list(database.rows(f"SELECT {columns} FROM positions WHERE {condition} ORDER BY file, match, game, step{bound}", FOUND_COLUMNS, values))
-
-
-def occurrences(path: str | Path, wanted: Wanted) -> int:
-    """How many times the position occurs in the index at ``path``."""
-    condition, values = wanted.where()
-    with _searched(path) as database:
-        return int(database.query(f"SELECT count(*) FROM positions WHERE {condition}", values)[0][0])
-
-
-@contextlib.contextmanager
-def _searched(path: str | Path) -> Iterator[Database]:
-    """The index at ``path`` opened to be searched (:func:`_opened`); an engine's error while
-    searching is a :class:`~bgrecord.tables.storage.DatabaseError` naming the file."""
-    database = _opened(path)
-    try:
-        yield database
-    except Exception as exc:
-        if is_engine_error(exc):
-            raise engine_failure(path, exc) from None
-        raise
-    finally:
-        database.close()
-
-
-def _opened(path: str | Path) -> Database:
-    """The index at ``path``, read only; ``ValueError`` saying why it cannot be searched,
-    :class:`~bgrecord.tables.storage.DatabaseError` for a file the engine cannot open."""
-    if not Path(path).is_file():
-        raise ValueError(f"{path}: no such index")
-    database = Database(path, read_only=True)
-    schema = database.schema()
-    if schema != SCHEMA_VERSION:
-        database.close()
-        if schema is None:
-            raise ValueError(f"{path}: not a bgrecord index")
-        raise ValueError(f"{path}: an index of another version of bgrecord (schema {schema}): run bgrecord index on it again")
-    return database
+    """The index at ``target`` (made when missing) to add other tables to (an analysis), through a
+    working copy renamed into place when the block ends well (:func:`bgrecord.tables.working.working`);
+    an index of an older schema is kept as it is."""
+    with working(target, waiting, remake=False) as work_copy:
+        yield work_copy.database

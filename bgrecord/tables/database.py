@@ -1,35 +1,38 @@
-"""The index's database file: its tables and their columns (schema: docs/stats.md), and the
-two engines, DuckDB and SQLite, behind one small interface (:class:`Database`). What keeps the
-file safe (one writer at a time, the engines' errors told as what they are) is
-:mod:`bgrecord.tables.storage`; what is written into it, :mod:`bgrecord.tables.archive`.
+"""The index's database file: the two engines, DuckDB and SQLite, behind one small interface
+(:class:`Database`), which a search opens without pandas (``bgrecord find`` starts fast). The
+tables and their columns are :mod:`bgrecord.tables.schema` (docs/stats.md); what keeps the file
+safe (one writer at a time, the engines' errors told as what they are) is
+:mod:`bgrecord.tables.storage`; how a run works on a copy of it, :mod:`bgrecord.tables.working`;
+what is written into it, :mod:`bgrecord.tables.archive`.
+
+The positions table is the archive's bulk (some 45 rows a game): small integers keyed by
+the position's hash (:mod:`bgrecord.tables.positions`). In SQLite it is the index itself
+(``WITHOUT ROWID``, ordered by position, game and step: one lookup finds every occurrence,
+and no second copy of the rows is kept); DuckDB keeps it ordered by position, so that a
+search reads only the row groups whose range holds the position.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from bgrecord.extras import require
-from bgrecord.tables.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 from bgrecord.tables.storage import engine_failure, is_engine_error
 
-SCHEMA_VERSION = "2"  # 2: positions.unit, and match keys that leave notation out (an index of 1 is made again)
-ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
+if TYPE_CHECKING:
+    import pandas as pd
 
-POSITION_COLUMNS: dict[str, str] = {
-    "file": "string", "match_key": "string", "match": "Int64", "game": "Int64", "move": "Int64", "line": "Int64",
-    "unit": "string", "step": "Int64", "action": "string", "player": "Int64", "player0": "string", "player1": "string", "dice": "string",
-    "play": "string", "position_id": "string", "match_id": "string", "xgid": "string", "ogid": "string",
-    "pips0": "Int64", "pips1": "Int64", "cube": "Int64", "cube_owner": "Int64", "score0": "Int64", "score1": "Int64",
-    "match_length": "Int64",
-}  # fmt: skip
-FILE_COLUMNS: dict[str, str] = {"file": "string", "file_key": "string", "games": "Int64", "problem": "string"}
-TABLES = {"games": GAME_COLUMNS, "positions": POSITION_COLUMNS, "players": PLAYER_COLUMNS, "matches": MATCH_COLUMNS,
-          "dice": DICE_COLUMNS, "files": FILE_COLUMNS}  # fmt: skip
-_SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE"}
+# 3: positions as small integers keyed by a hash, files known by their resolved path (1 and 2
+# are made again from the files they list; a newer one is refused)
+SCHEMA_VERSION = 3
+ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
+DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
+
+_SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
+_KEYS = {"game_rows": "game_id", "files": "file_id"}  # SQLite's rowid: the tables' own numbers
+_ORDERED = {"positions": ("position", "game", "step"), "start_positions": ("game", "step")}  # SQLite: WITHOUT ROWID, by these
 
 
 def engine_of(path: str | Path) -> str:
@@ -49,11 +52,11 @@ class Database:
         engine cannot open it."""
         self.path = Path(path)
         self.engine = engine_of(path)
-        self.remade = False  # an index of another schema version, dropped to be made again
+        self.buckets: int | None = None  # a Parquet dataset's: positions split by their hash (bgrecord.tables.dataset)
         engine = require("duckdb") if self.engine == "duckdb" else None
         try:
-            if engine is not None:
-                self.connection: Any = engine.connect(str(self.path), read_only=read_only)
+            if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
+                self.connection: Any = engine.connect(str(self.path), read_only=read_only, config={"memory_limit": DUCKDB_MEMORY})
             else:
                 self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
         except Exception as exc:
@@ -61,10 +64,26 @@ class Database:
                 raise engine_failure(name or path, exc) from None
             raise
 
+    @classmethod
+    def over(cls, connection: Any, engine: str, path: Path) -> Database:
+        """A database already open (DuckDB's views over a dataset's files)."""
+        database = cls.__new__(cls)
+        database.connection, database.engine, database.path, database.buckets = connection, engine, path, None
+        return database
+
+    def beside(self) -> Database:
+        """The database through another cursor, for statements while this one streams rows
+        (DuckDB runs one at a time on a cursor; SQLite's connection runs both). Its own
+        temporary tables are not seen there."""
+        if self.engine != "duckdb":
+            return self
+        return Database.over(self.connection.cursor(), self.engine, self.path)
+
     def names(self) -> set[str]:
+        """The tables and views of the database."""
         if self.engine == "duckdb":
-            return {row[0] for row in self.query("SELECT table_name FROM information_schema.tables")}
-        return {row[0] for row in self.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            return {row[0] for row in self.query("SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database()")}
+        return {row[0] for row in self.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
 
     def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return list(self.connection.execute(sql, list(parameters)).fetchall())
@@ -73,20 +92,16 @@ class Database:
         self.connection.execute(sql, list(parameters))
 
     def schema(self) -> str | None:
-        """The schema version of a bgrecord index; None for a database that is not one."""
+        """The schema version of a bgrecord index, as written there ("" for none written);
+        None for a database that is not one."""
         try:
             found = self.query("SELECT value FROM bgrecord WHERE key = 'schema'")
         except Exception:  # noqa: BLE001 - no such table (each engine has its own error): not ours
             return None
-        return str(found[0][0]) if found else None
+        return "" if not found or found[0][0] is None else str(found[0][0])
 
     def is_index(self) -> bool:
-        return self.schema() == SCHEMA_VERSION
-
-    def drop(self) -> None:
-        """The tables of an index of another schema version: dropped, to be made again."""
-        for table in [*TABLES, "bgrecord"]:
-            self.execute(f"DROP TABLE IF EXISTS {table}")
+        return self.schema() == str(SCHEMA_VERSION)
 
     def is_empty(self) -> bool:
         try:
@@ -97,46 +112,90 @@ class Database:
             raise
 
     def create(self) -> None:
-        """The tables, empty (an existing one is kept)."""
+        """The index's tables, empty (an existing one is kept), and the schema's version."""
+        from bgrecord.tables.schema import TABLES, views
+
         self.execute("CREATE TABLE IF NOT EXISTS bgrecord (key TEXT PRIMARY KEY, value TEXT)")
         if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
-            self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [SCHEMA_VERSION])
+            self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [str(SCHEMA_VERSION)])
         for table, columns in TABLES.items():
             self.create_table(table, columns)
+        self.execute("CREATE INDEX IF NOT EXISTS files_by_key ON files (file_key)")  # a copy is found by its content
+        for name, sql in views(self.engine).items():
+            self.execute(f"CREATE VIEW IF NOT EXISTS {name} AS {sql}")
 
     def create_table(self, table: str, columns: dict[str, str]) -> None:
         """A table of ``columns`` (name: pandas type), unless it exists."""
-        body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' for name, kind in columns.items())
+        if self.engine == "sqlite" and table in _ORDERED:
+            body = ", ".join(f'"{name}" {_SQL_TYPES[kind]}' + (" NOT NULL" if name in _ORDERED[table] else "") for name, kind in columns.items())
+            self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body}, PRIMARY KEY ({', '.join(_ORDERED[table])})) WITHOUT ROWID")
+            return
+        key = _KEYS.get(table) if self.engine == "sqlite" else None
+        body = ", ".join(f'"{name}" ' + ("INTEGER PRIMARY KEY" if name == key else _SQL_TYPES[kind]) for name, kind in columns.items())
         self.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
 
-    def insert(self, table: str, rows: list[dict[str, Any]], types: dict[str, str] | None = None) -> None:
-        """``rows`` into ``table``, whose columns are ``types`` (by default the index's own)."""
+    def append(self, table: str, rows: Sequence[Sequence[Any]], types: dict[str, str] | None = None) -> None:
+        """``rows`` (tuples in the columns' order) into ``table``, whose columns are ``types``
+        (by default the index's own)."""
         if not rows:
             return
-        types = types if types is not None else TABLES[table]
-        columns = list(types)
+        if types is None:
+            from bgrecord.tables.schema import TABLES
+
+            types = TABLES[table]
         if self.engine == "duckdb":
-            frame = pd.DataFrame(rows, columns=columns).astype(types)  # noqa: F841 - read by DuckDB by name
+            import pandas as pd
+
+            frame = pd.DataFrame(list(rows), columns=list(types)).astype(_frame_types(types))  # noqa: F841 - read by DuckDB by name
             self.connection.register("incoming", frame)
-            self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
-            self.connection.unregister("incoming")
+            try:
+                self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
+            finally:
+                self.connection.unregister("incoming")
         else:
-            marks = ", ".join("?" * len(columns))
-            self.connection.executemany(f"INSERT INTO {table} VALUES ({marks})", [tuple(row.get(c) for c in columns) for row in rows])
+            marks = ", ".join("?" * len(types))
+            self.connection.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+    def insert(self, table: str, rows: Iterable[dict[str, Any]], types: dict[str, str] | None = None) -> None:
+        """Rows given as dicts into ``table`` (a missing column is NULL)."""
+        if types is None:
+            from bgrecord.tables.schema import TABLES
+
+            types = TABLES[table]
+        self.append(table, [tuple(row.get(c) for c in types) for row in rows], types)
 
     def replace_table(self, table: str, frame: pd.DataFrame) -> None:
         self.execute(f"DELETE FROM {table}")
-        records = frame.astype(object).to_dict("records")
-        self.insert(table, [{str(k): (None if pd.isna(v) else v) for k, v in row.items()} for row in records])
+        self.append_frame(table, frame)
+
+    def append_frame(self, table: str, frame: pd.DataFrame) -> None:
+        records = frame.astype(object).where(frame.notna(), None).to_dict("records")
+        self.insert(table, [{str(key): value for key, value in record.items()} for record in records])
 
     def rows(self, sql: str, columns: Iterable[str], parameters: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
         names = list(columns)
+        for values in self.tuples(sql, parameters):
+            yield dict(zip(names, values))
+
+    def tuples(self, sql: str, parameters: Sequence[Any] = ()) -> Iterator[tuple[Any, ...]]:
+        """The rows of a query, fetched a few thousand at a time."""
         cursor = self.connection.execute(sql, list(parameters))
         while batch := cursor.fetchmany(5000):
-            for values in batch:
-                yield dict(zip(names, values))
+            yield from batch
 
-    def close(self) -> None:
+    def commit(self) -> None:
         if self.engine == "sqlite":
             self.connection.commit()
+
+    def close(self) -> None:
+        self.commit()
         self.connection.close()
+
+
+def divided(engine: str, number: str, by: int) -> str:
+    """SQL for ``number`` divided by ``by``, rounded down (DuckDB's ``/`` divides exactly)."""
+    return f"(({number}) {'//' if engine == 'duckdb' else '/'} {by})"
+
+
+def _frame_types(types: dict[str, str]) -> dict[str, str]:
+    return {name: "object" if kind == "bytes" else kind for name, kind in types.items()}

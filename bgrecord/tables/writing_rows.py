@@ -1,35 +1,52 @@
-"""Writing files' rows into an index's database (:func:`bgrecord.tables.archive.index`): a batch of
-small files at once, a large file chunk by chunk from its spool, and each file's rows its
-own, so that one file's rows that do not go in never cost the others theirs.
+"""Writing files' rows into an index's working copy (:func:`bgrecord.tables.archive.index`): a
+batch of small files at once, a large file chunk by chunk from its spool, each file's rows its
+own (rows that do not all go in are taken out again, and the others go in), and a file whose
+bytes an indexed file already has kept as a copy of it, with no rows of its own.
 """
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from bgrecord.replay.validate import internal_issue
+from bgrecord.tables.schema import FILE_COLUMNS, GAME_ROW_COLUMNS, POSITION_COLUMNS
 from bgrecord.tables.spool import IN_MEMORY, Spool
 from bgrecord.tables.stats import FileRows
 from bgrecord.tables.storage import is_storage_error
 
 if TYPE_CHECKING:
-    from bgrecord.tables.database import Database
+    from bgrecord.tables.working import Working
 
-POSITIONS_IN_MEMORY = 20_000  # a file's positions kept in memory (about 26 MB); the rest on disk
+POSITIONS_IN_MEMORY = 100_000  # a file's positions kept in memory (some 5 MB: six integers a position); the rest on disk
+POSITIONS_A_CHUNK = 4096  # positions in one array of a file's spool
+NO_PLAY = -(1 << 63)  # the play of a position from which none was made, in a spool's arrays (NULL in the table)
 
-BATCH_POSITIONS = 10_000  # positions written at once (files gathered up to it): memory flat, few calls
+BATCH_POSITIONS = 50_000  # positions written at once (files gathered up to it): memory flat, few calls
+BATCH_FILES = 2_000  # files written at once, at most (files of no positions: their rows too)
+
+_GAME_ORDER = list(GAME_ROW_COLUMNS)
+SIX = len(POSITION_COLUMNS)
 
 
 @dataclass(slots=True)
 class IndexRows(FileRows):
-    """A file's games rows (``rows``) and positions rows (each in a
-    :class:`~bgrecord.tables.spool.Spool`: read once), or why there are none. A position's ``file``
-    and ``match_key`` are filled when it is written (:func:`index`)."""
+    """A file's rows for the index, or why there are none: its games rows (``rows``, as
+    :func:`bgrecord.tables.stats.file_rows`), and for each game, in the same order (counted
+    from 0 in the file), what the index adds (``games``: its line, Jacoby, its number in its
+    match), its positions (six integers each, ``hash, game, step, place, act, play``, in arrays
+    of :data:`POSITIONS_A_CHUNK` positions, in a spool: a worker sends them as bytes) and the
+    10 bytes of each position that does not follow from the game's plays (``starts``:
+    ``(game, step, key)``). ``unchanged``: the file has the content the index knows (nothing
+    read)."""
 
-    positions: Spool[dict[str, Any]] = field(default_factory=Spool)
-
-
+    positions: Spool[array[int]] = field(default_factory=Spool)
+    position_count: int = 0
+    games: list[tuple[int | None, bool, int]] = field(default_factory=list)
+    starts: list[tuple[int, int, bytes]] = field(default_factory=list)
+    unit: str | None = None
+    unchanged: bool = False
 
 
 @dataclass(slots=True)
@@ -42,84 +59,152 @@ class IndexReport:
     problems: list[tuple[str, str, bool]] = field(default_factory=list)  # (file, why, bgrecord's own failure)
     empty: list[tuple[str, str]] = field(default_factory=list)  # (file, why): read, but no games
     retried: list[str] = field(default_factory=list)  # files that gave no games before, read again
-    remade: bool = False  # the index was of another schema version: made again from every file
+    copies: list[tuple[str, str]] = field(default_factory=list)  # (file, the indexed file whose bytes it has)
+    removed: list[str] = field(default_factory=list)  # files gone from an indexed folder: taken out
+    remade_from: str | None = None  # the schema of an older index, made again from the files it listed
+    not_found: list[str] = field(default_factory=list)  # files such an index listed that are no longer there
     games: int = 0
     positions: int = 0
 
 
+def _large(rows: IndexRows) -> bool:
+    """Rows of a file too many to hold with others: written alone, chunk by chunk."""
+    return rows.position_count > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY
+
+
 class RowsWriter:
-    """Writes files' rows into the database, a batch of small files at once and a large file
-    chunk by chunk. Each file's rows are its own: rows that fail to go in (any exception)
-    are taken out again, the file is reported (an ``internal`` problem), and the others go in."""
+    """Writes files' rows into the working copy, a batch of small files at once and a large
+    file chunk by chunk. Each file's rows are its own: rows that fail to go in (any
+    exception) are taken out again, the file is reported (an ``internal`` problem), and the
+    others go in. Files and games are numbered from ``next_file`` and ``next_game``."""
 
-    def __init__(self, database: Database, report: IndexReport) -> None:
-        self.database, self.report = database, report
-        self.pending: list[IndexRows] = []
+    def __init__(self, work: Working, report: IndexReport, next_file: int, next_game: int) -> None:
+        self.work, self.database, self.report = work, work.database, report
+        self.next_file, self.next_game = next_file, next_game
+        self.pending: list[tuple[IndexRows, bytes]] = []
         self.positions = 0
+        self.tables: dict[str, list[Any]] = {}
+        self.originals: dict[str, tuple[int, str]] = {}  # content key -> the indexed file that has it
 
-    def add(self, rows: IndexRows) -> None:
+    def add(self, rows: IndexRows, path: bytes) -> None:
+        """The rows of a file read (new, changed or read again), known by its resolved ``path``."""
         if rows.empty:
             self.report.empty.append((rows.path, rows.problem or ""))
         elif rows.problem:
             self.report.problems.append((rows.path, rows.problem, rows.internal))
-        self.report.games += len(rows.rows)
-        self.report.positions += len(rows.positions)
-        if len(rows.positions) > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY:  # partly on disk: read once, alone
+        if _large(rows):  # partly on disk: read once, alone
             self.flush()
-            self.one(rows)
+            self.one(rows, path)
             return
-        self.pending.append(rows)
-        self.positions += len(rows.positions)
-        if self.positions >= BATCH_POSITIONS:
+        self.pending.append((rows, path))
+        self.positions += rows.position_count
+        if self.positions >= BATCH_POSITIONS or len(self.pending) >= BATCH_FILES:
             self.flush()
 
     def flush(self) -> None:
         pending, self.pending, self.positions = self.pending, [], 0
         if not pending:
             return
+        files, games, report = self.next_file, self.next_game, (len(self.report.copies), self.report.games, self.report.positions)
         try:
-            tables: dict[str, list[dict[str, Any]]] = {"games": [], "positions": [], "files": []}
-            for rows in pending:
-                for table, found in self.tables(rows):
-                    tables[table] += found
-            for table, found in tables.items():
-                self.database.insert(table, found)
+            self.look_up([rows for rows, _ in pending])
+            for rows, path in pending:
+                self.write(rows, path)
+            self.written()
         except Exception as exc:  # noqa: BLE001 - one file's rows do not go in: find which, the others go in
             if is_storage_error(exc):
                 raise
-            self.remove(pending)
-            for rows in pending:
-                self.one(rows)
+            self.remove(files, games, report)
+            for rows, path in pending:
+                self.one(rows, path)
 
-    def one(self, rows: IndexRows) -> None:
+    def one(self, rows: IndexRows, path: bytes) -> None:
+        files, games, report = self.next_file, self.next_game, (len(self.report.copies), self.report.games, self.report.positions)
         try:
-            for table, found in self.tables(rows):
-                self.database.insert(table, found)
+            self.look_up([rows])
+            self.write(rows, path)
+            self.written()
         except Exception as exc:  # noqa: BLE001 - as in flush
-            if is_storage_error(exc):  # the disk, not the file's rows: the run fails, the database is left as it was
+            if is_storage_error(exc):  # the disk, not the file's rows: the run fails, the index is left as it was
                 raise
-            self.remove([rows])
+            self.remove(files, games, report)
             problem = internal_issue(rows.path, exc).message
             self.report.problems.append((rows.path, problem, True))
-            self.database.insert("files", [{"file": rows.path, "file_key": "", "games": 0, "problem": problem}])
+            self.database.insert("files", [{"file_id": self.file_number(), "file": rows.path, "path": path, "games": 0, "problem": problem}])
 
-    @staticmethod
-    def tables(rows: IndexRows) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-        """A file's rows, table by table, chunk by chunk (positions with their file and match key)."""
-        keys: dict[Any, Any] = {}
-        games = 0
+    def file_number(self) -> int:
+        self.next_file += 1
+        return self.next_file - 1
+
+    def look_up(self, files: list[IndexRows]) -> None:
+        """The indexed files that have the content of these (by key), for :meth:`write`."""
+        if len(self.originals) > 100_000:  # memory flat: the older keys are asked again when needed
+            self.originals.clear()
+        keys = sorted({rows.file_key for rows in files if rows.file_key} - set(self.originals))
+        for start in range(0, len(keys), 500):
+            part = keys[start : start + 500]
+            found = self.database.query(f"SELECT file_key, file_id, file FROM files WHERE file_key IN ({', '.join('?' * len(part))}) "
+                                        "AND copy_of IS NULL AND games > 0 ORDER BY file_id", part)  # fmt: skip
+            for key, file_id, name in reversed(found):  # the first of each key stays
+                self.originals[key] = (int(file_id), str(name))
+
+    def write(self, rows: IndexRows, path: bytes) -> None:
+        """A file's rows into the tables' buffers (a chunk of a large file goes in at once); a
+        copy of an indexed file, its files row alone."""
+        file_id = self.file_number()
+        original = self.originals.get(rows.file_key) if rows.file_key and len(rows.rows) else None
+        if original is not None:
+            self.report.copies.append((rows.path, original[1]))
+            self.keep("files", {"file_id": file_id, "file": rows.path, "path": path, "file_key": rows.file_key, "games": 0,
+                                "copy_of": original[0], "unit": rows.unit})  # fmt: skip
+            return
+        first = self.next_game
+        large = _large(rows)
         for chunk in rows.rows.chunks():
-            keys.update((row["match"], row["match_key"]) for row in chunk)
-            games += len(chunk)
-            yield "games", chunk
-        for chunk in rows.positions.chunks():
+            found = self.tables.setdefault("game_rows", [])
             for row in chunk:
-                row["file"], row["match_key"] = rows.path, keys.get(row["match"])
-            yield "positions", chunk
+                local = self.next_game - first
+                line, jacoby, in_match = rows.games[local] if local < len(rows.games) else (None, False, None)
+                row.update(game_id=self.next_game, file_id=file_id, line=line, jacoby=jacoby, game_in_match=in_match)
+                found.append(tuple(map(row.__getitem__, _GAME_ORDER)))
+                self.next_game += 1
+            if large:
+                self.written()
+        games = self.next_game - first
+        self.report.games += games
+        for part in rows.positions.chunks():
+            self.tables.setdefault("staged", []).extend((first, chunk) for chunk in part)
+            self.report.positions += sum(len(chunk) for chunk in part) // SIX
+            if large:
+                self.written()
+        self.tables.setdefault("start_positions", []).extend((first + local, step, key) for local, step, key in rows.starts if local < games)
+        if games and rows.file_key:
+            self.originals.setdefault(rows.file_key, (file_id, rows.path))
         # a file that gave no games is not done: without its key, the next run reads it again
-        yield "files", [{"file": rows.path, "file_key": rows.file_key if games else None, "games": games, "problem": rows.problem}]
+        self.keep("files", {"file_id": file_id, "file": rows.path, "path": path, "file_key": rows.file_key if games else None,
+                            "games": games, "problem": rows.problem, "unit": rows.unit})  # fmt: skip
 
-    def remove(self, files: list[IndexRows]) -> None:
-        for rows in files:
-            for table in ("games", "positions", "files"):
-                self.database.execute(f"DELETE FROM {table} WHERE file = ?", [rows.path])
+    def keep(self, table: str, row: dict[str, Any]) -> None:
+        self.tables.setdefault(table, []).append(tuple(row.get(column) for column in FILE_COLUMNS))
+
+    def written(self) -> None:
+        """The buffers into the tables."""
+        tables, self.tables = self.tables, {}
+        for table, rows in tables.items():
+            if table == "staged":
+                self.work.stage(rows)
+            else:
+                self.database.append(table, rows)
+
+    def remove(self, files: int, games: int, report: tuple[int, int, int]) -> None:
+        """What was written from file number ``files`` and game number ``games`` on, taken out
+        (and out of the report)."""
+        self.tables = {}
+        self.originals = {key: found for key, found in self.originals.items() if found[0] < files}
+        self.database.execute("DELETE FROM game_rows WHERE game_id >= ?", [games])
+        self.database.execute("DELETE FROM start_positions WHERE game >= ?", [games])
+        self.database.execute("DELETE FROM files WHERE file_id >= ?", [files])
+        self.work.unstage(games, self.next_game)
+        self.next_file, self.next_game = files, games
+        del self.report.copies[report[0] :]
+        self.report.games, self.report.positions = report[1], report[2]

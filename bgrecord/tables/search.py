@@ -1,0 +1,351 @@
+"""Finding a position in an index (``bgrecord find``): every occurrence, streamed in file order
+from one lookup on the position's hash (:mod:`bgrecord.tables.positions`), with what was done
+from it and, where the index holds an analysis, the error made there; and the positions
+table read back as the rows it stands for (:func:`positions`: every identifier and the play's
+notation, made again from the game's plays).
+
+A search may also ask for the identifier's dice, cube or score, a play (written in any order
+of its moves, with or without its hit marks) and the player who acted. An index without
+positions, of another schema, or whose rows another program changed, is said so; a value
+another program made NULL reads as unknown, never as a failure.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Iterator, cast
+
+from bgrecord.core.ids import XGID, GameState, MatchState, identify
+from bgrecord.core.moves import Dice
+from bgrecord.core.position import Position
+from bgrecord.tables.database import SCHEMA_VERSION, Database, divided
+from bgrecord.tables.positions import (
+    ACTS, ANSWERS, DICE, KIND_CODES, Occurrence, cube_code, hash_of, id_of_key, occurrence, play_code, played,
+)  # fmt: skip
+from bgrecord.tables.storage import engine_failure, is_engine_error
+
+FOUND_COLUMNS = ("file", "line", "unit", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
+                 "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length", "step")  # fmt: skip
+POSITION_ROW_COLUMNS = ("file", "match_key", "match", "game", "move", "line", "unit", "step", "action", "player", "player0", "player1",
+                        "dice", "play", "position_id", "match_id", "xgid", "ogid", "pips0", "pips1", "cube", "cube_owner", "score0",
+                        "score1", "match_length")  # fmt: skip
+_ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
+_MOVE = r"(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?"
+_PLAY = re.compile(rf"(?i)\s*{_MOVE}(?:\s+{_MOVE})*\s*")
+_ANSWER_CODES = sorted(KIND_CODES[kind] for kind in ANSWERS)
+_FROM = "FROM positions p JOIN game_rows g ON g.game_id = p.game JOIN files f ON f.file_id = g.file_id"
+_COLUMNS = ("f.file, f.unit, g.line, g.match, g.game, g.player0, g.player1, g.score0, g.score1, g.match_length, g.crawford, g.jacoby, "
+            "g.match_key, g.game_in_match, p.step, p.place, p.act, p.play")  # fmt: skip
+
+
+@dataclass(slots=True)
+class Wanted:
+    """What to look for: a position (its gnubg Position ID, from the side of the player to
+    act), and optionally the dice, the cube and the score of the identifier it came from, a
+    play made from it (its codes: :func:`~bgrecord.tables.positions.play_code`) and the
+    player who acted."""
+
+    position_id: str
+    state: MatchState | None
+    dice: bool = False
+    cube: bool = False
+    score: bool = False
+    plays: frozenset[int] | None = None
+    player: str | None = None
+    position: Position = field(default_factory=Position.start)
+
+    @classmethod
+    def of(cls, identifier: str, dice: bool = False, cube: bool = False, score: bool = False, play: str | None = None,
+           player: str | None = None) -> Wanted:  # fmt: skip
+        """From a Position ID, ``PositionID:MatchID``, an XGID or an OGID. Raises ``ValueError``."""
+        position, state = identify(identifier)
+        if state is None and (dice or cube or score):
+            raise ValueError("a bare Position ID says nothing of the dice, cube or score: give a gnubg ID, an XGID or an OGID")
+        if dice and state is not None and state.dice == (0, 0):
+            raise ValueError("the identifier has no dice rolled")
+        rolled = state.dice if dice and state is not None else None
+        plays = None if play is None else _play_codes(position, play, rolled)
+        return cls(position.id(), state, dice, cube, score, plays, player, position)
+
+    @property
+    def key(self) -> int:
+        return hash_of(self.position)
+
+    def where(self, engine: str, buckets: int | None = None) -> tuple[str, list[Any]]:
+        """The SQL condition on the positions (``p``) and games (``g``) rows, and its values
+        (with ``buckets``, those of a dataset: the bucket to read)."""
+        clauses: list[str] = ["p.position = ?"]
+        values: list[Any] = [self.key]
+        if buckets:
+            clauses.append("p.bucket = ?")
+            values.append(self.key & (buckets - 1))
+        state = self.state
+        act = f"(p.act % {ACTS})"
+        kind = divided(engine, act, 2 * DICE)
+        if state is not None and self.dice:
+            first, second = state.dice
+            clauses.append(f"{divided(engine, act, 2)} % {DICE} IN (?, ?)")
+            values += [(first - 1) * 6 + second, (second - 1) * 6 + first]
+        if state is not None and self.cube:
+            clauses.append(f"{divided(engine, 'p.act', ACTS)} = ?")
+            values.append(cube_code(state.cube, state.cube_owner))
+        if state is not None and self.score:
+            clauses.append("g.score0 = ? AND g.score1 = ? AND g.match_length = ?")
+            values += [state.score[0], state.score[1], state.length]
+        if self.plays is not None:
+            clauses.append(f"{kind} = 0 AND p.play IN ({', '.join('?' * len(self.plays)) or 'NULL'})")
+            values += sorted(self.plays)
+        if self.player is not None:
+            actor = f"CASE WHEN {kind} BETWEEN {_ANSWER_CODES[0]} AND {_ANSWER_CODES[-1]} THEN 1 - p.act % 2 ELSE p.act % 2 END"
+            clauses.append(f"CASE {actor} WHEN 0 THEN g.player0 ELSE g.player1 END = ?")
+            values.append(self.player)
+        return " AND ".join(clauses), values
+
+
+def _play_codes(position: Position, text: str, rolled: tuple[int, int] | None) -> frozenset[int]:
+    """The codes a play written ``text`` has from ``position`` with some roll (``rolled`` if
+    given): its moves in any order, hit marks or not. ``ValueError`` when no roll allows it."""
+    from bgrecord.formats.mat_grammar import moves_of
+    from bgrecord.replay.resolve import resolve
+
+    if not _PLAY.fullmatch(text):
+        raise ValueError(f"{text!r} is not a play (write it as 24/18 13/11, bar/22*, 6/off)")
+    moves = moves_of(text.strip().lower())
+    codes = set()
+    for dice in [rolled] if rolled else _ROLLS:
+        try:
+            legal = resolve(position, Dice(*dice), moves).play
+        except (ValueError, IndexError):
+            legal = None
+        if legal is not None:
+            codes.add(play_code(legal, dice))
+    if not codes:
+        raise ValueError(f"{text!r} is no legal play from this position" + (f" with {rolled[0]}{rolled[1]}" if rolled else ""))
+    return frozenset(codes)
+
+
+def find(path: str | Path, wanted: Wanted, limit: int | None = None, analysis: bool = True) -> Iterator[dict[str, Any]]:
+    """Every occurrence of the position in the index at ``path``, in file order, as it is
+    read: where (file, line and what it counts, match, game, move), what was done from it,
+    its identifiers; and with ``analysis``, the decisions analysed there (``analysis``, a
+    list, where the index holds an analysis; empty where none was made there)."""
+    bound = f" LIMIT {int(limit)}" if limit else ""
+    identifiers = _Identifiers(wanted.position_id)
+    with searched(path) as database:
+        condition, values = wanted.where(database.engine, database.buckets)
+        sql = f"SELECT {_COLUMNS} {_FROM} WHERE {condition} ORDER BY f.file, f.file_id, g.match, g.game, p.step{bound}"
+        judged = _Analyses(database) if analysis else None
+        for row in database.tuples(sql, values):
+            found = _found(row, wanted.position_id, identifiers)
+            if judged is not None and judged.present:
+                found["analysis"] = judged.at(row[12], row[13], row[14])
+            yield found
+
+
+def occurrences(path: str | Path, wanted: Wanted) -> int:
+    """How many times the position occurs in the index at ``path`` (as :func:`find` asks)."""
+    with searched(path) as database:
+        condition, values = wanted.where(database.engine, database.buckets)
+        return int(database.query(f"SELECT count(*) {_FROM} WHERE {condition}", values)[0][0])
+
+
+class _Identifiers:
+    """The Match ID and XGID of the position in each state it is found in (remembered: the
+    occurrences of a position share a few states)."""
+
+    def __init__(self, position_id: str) -> None:
+        self.seen_from = [Position.from_id(position_id, player) for player in (0, 1)]
+        self.made: dict[MatchState, tuple[str | None, str | None]] = {}
+
+    def of(self, state: MatchState) -> tuple[str | None, str | None]:
+        found = self.made.get(state)
+        if found is None:
+            if len(self.made) > 10_000:
+                self.made.clear()
+            found = self.made[state] = (_match_id(state), _xgid(self.seen_from[state.player], state))
+        return found
+
+
+def _found(row: tuple[Any, ...], position_id: str, identifiers: _Identifiers) -> dict[str, Any]:
+    file, unit, base, match, game, player0, player1, score0, score1, length, crawford, jacoby = row[:12]
+    seen = occurrence(row[14:18], base)
+    match_id, xgid = identifiers.of(_state(seen, score0, score1, length, crawford, jacoby))
+    return {
+        "file": file, "line": seen.line, "unit": unit, "match": match, "game": game, "move": seen.move, "action": seen.kind,
+        "player": seen.player, "player0": player0, "player1": player1, "dice": _dice(seen), "play": seen.play,
+        "position_id": position_id, "match_id": match_id, "xgid": xgid, "cube": seen.cube, "cube_owner": seen.cube_owner,
+        "score0": score0, "score1": score1, "match_length": length, "step": seen.step,
+    }  # fmt: skip
+
+
+def _dice(seen: Occurrence) -> str | None:
+    return f"{max(seen.dice)}{min(seen.dice)}" if seen.dice else None
+
+
+def _state(seen: Occurrence, score0: Any, score1: Any, length: Any, crawford: Any, jacoby: Any) -> MatchState:
+    """The match state before the action, as GNU Backgammon shows it (its Match ID's fields)."""
+    return MatchState(cube=seen.cube, cube_owner=seen.cube_owner, player=seen.player, crawford=bool(crawford), state=GameState.PLAYING,
+                      turn=seen.actor, doubled=seen.kind in ANSWERS, dice=seen.dice or (0, 0), length=length or 0,
+                      score=(score0 or 0, score1 or 0), jacoby=bool(jacoby))  # fmt: skip
+
+
+def _match_id(state: MatchState) -> str | None:
+    try:
+        return state.id()
+    except (ValueError, OverflowError):  # a value another program wrote that no Match ID holds
+        return None
+
+
+def _xgid(position: Position | None, state: MatchState) -> str | None:
+    if position is None:
+        return None
+    try:
+        return str(XGID.from_gnubg(position, state))
+    except (ValueError, OverflowError, IndexError):
+        return None
+
+
+class _Analyses:
+    """The decisions analysed at an occurrence (the deepest plies kept for its match), each
+    looked up on the decisions table's index: as fast for the millionth occurrence as for the
+    first."""
+
+    COLUMNS = ("kind", "play", "best", "error", "mark", "category", "luck", "plies")
+
+    def __init__(self, database: Database) -> None:
+        self.database = database.beside()  # asked while the occurrences stream out
+        self.present = "decisions" in database.names()
+        self.deepest: dict[str, Any] = {}
+
+    def at(self, match_key: Any, game_in_match: Any, step: Any) -> list[dict[str, Any]]:
+        if not self.present or match_key is None or game_in_match is None:
+            return []
+        if match_key not in self.deepest:
+            if len(self.deepest) > 100_000:
+                self.deepest.clear()
+            self.deepest[match_key] = self.database.query("SELECT MAX(plies) FROM decisions WHERE match_key = ?", [match_key])[0][0]
+        plies = self.deepest[match_key]
+        if plies is None:
+            return []
+        sql = (f"SELECT {', '.join(self.COLUMNS)} FROM decisions WHERE match_key = ? AND game_in_match = ? AND step = ? AND plies = ? "
+               "ORDER BY kind = 'checker'")  # fmt: skip
+        return list(self.database.rows(sql, self.COLUMNS, [match_key, game_in_match, step, plies]))
+
+
+# --- the positions table read back ---
+
+
+def positions(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The positions table as the rows it stands for (:data:`POSITION_ROW_COLUMNS`: every
+    identifier, the pip counts, the play in notation), in file order: each game's positions
+    are its plays applied from its start (each checked against its row's hash; a row that
+    does not agree, as after a change by another program, has no position, nor have the rows
+    after it until a known one)."""
+    sql = (f"SELECT {_COLUMNS}, p.position, s.position, g.post_crawford, p.game {_FROM} "
+           "LEFT JOIN start_positions s ON s.game = p.game AND s.step = p.step ORDER BY f.file, f.file_id, g.match, g.game, p.step")  # fmt: skip
+    with searched(path) as database:
+        game: list[tuple[Any, ...]] = []
+        for row in database.tuples(sql):
+            if game and row[21] != game[0][21]:
+                yield from _game_rows(game)
+                game = []
+            game.append(row)
+        yield from _game_rows(game)
+
+
+def _game_rows(rows: list[tuple[Any, ...]]) -> Iterator[dict[str, Any]]:
+    from bgrecord.replay.state import GameReplay, Step
+    from bgrecord.writing.writers import step_ogids
+
+    if not rows:
+        return
+    file, unit, base, match, game, player0, player1, score0, score1, length, crawford, jacoby, match_key = rows[0][:13]
+    seen = _replayed(rows, base)
+    score = (score0 or 0, score1 or 0)
+    steps = [Step(None, s.kind, s.actor, s.position, s.position, s.dice, None, s.cube, s.cube_owner, score) for s in seen]  # type: ignore[arg-type]
+    game_replay = cast(GameReplay, SimpleNamespace(steps=steps, crawford=bool(crawford), post_crawford=bool(rows[0][20])))
+    for each, ogid in zip(seen, step_ogids(game_replay, length or 0)):
+        state = _state(each, score0, score1, length, crawford, jacoby)
+        pips = each.position.pips() if each.position is not None else (None, None)
+        yield {
+            "file": file, "match_key": match_key, "match": match, "game": game, "move": each.move, "line": each.line, "unit": unit,
+            "step": each.step, "action": each.kind, "player": each.player, "player0": player0, "player1": player1, "dice": _dice(each),
+            "play": each.play, "position_id": each.position.id() if each.position is not None else None, "match_id": _match_id(state),
+            "xgid": _xgid(each.position, state), "ogid": ogid, "pips0": pips[0], "pips1": pips[1], "cube": each.cube,
+            "cube_owner": each.cube_owner, "score0": score0, "score1": score1, "match_length": length,
+        }  # fmt: skip
+
+
+def _replayed(rows: list[tuple[Any, ...]], base: Any) -> list[Occurrence]:
+    """A game's occurrences with their positions: from a kept start, each play applied in
+    turn; a position whose hash is not its row's is unknown, as are those after it until the
+    next kept one."""
+    seen = []
+    sides: Any = None
+    for row in rows:
+        each = occurrence(row[14:18], base)
+        seen.append(each)
+        if row[19] is not None:
+            try:
+                sides = Position.from_id(id_of_key(row[19]), each.player).sides
+            except (ValueError, TypeError):
+                sides = None
+        position = None if sides is None else Position(sides, each.player)
+        if position is None or not isinstance(row[18], int) or hash_of(position) != row[18]:
+            sides = None
+            continue
+        each.position = position
+        if each.kind == "move" and each.moves is not None:
+            try:
+                sides = played(position, each.moves).sides
+            except ValueError:
+                sides = None
+    return seen
+
+
+# --- opening an index to search ---
+
+
+@contextlib.contextmanager
+def searched(path: str | Path) -> Iterator[Database]:
+    """The index at ``path`` opened to be searched (read only); ``ValueError`` saying why it
+    cannot be (no such file, not an index, another schema, no positions); an engine's error
+    while searching is a :class:`~bgrecord.tables.storage.DatabaseError` naming the file."""
+    database = _opened(path)
+    try:
+        yield database
+    except Exception as exc:
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
+    finally:
+        database.close()
+
+
+def _opened(path: str | Path) -> Database:
+    from bgrecord.tables.dataset import is_dataset, opened
+
+    dataset = is_dataset(path)
+    if not dataset and not Path(path).is_file():
+        raise ValueError(f"{path}: no such index")
+    database = opened(path) if dataset else Database(path, read_only=True)
+    try:
+        schema = database.schema()
+        if schema is None:
+            raise ValueError(f"{path}: not a bgrecord index")
+        if schema != str(SCHEMA_VERSION):
+            older = schema.isdigit() and int(schema) < SCHEMA_VERSION
+            raise ValueError(f"{path}: an index of {'an older' if older else 'another'} bgrecord (schema {schema or 'unknown'}; this one reads "
+                             f"{SCHEMA_VERSION})" + (": run bgrecord index on it again to bring it up to date" if older else ""))  # fmt: skip
+        if not database.query("SELECT 1 FROM positions LIMIT 1"):
+            raise ValueError(f"{path}: holds no positions (bgrecord index puts a folder's match files there)")
+    except Exception as exc:
+        database.close()
+        if is_engine_error(exc):
+            raise engine_failure(path, exc) from None
+        raise
+    return database

@@ -1,0 +1,360 @@
+"""The archive database of issue 33 (a compact schema, loading in bulk, search from the index,
+Parquet datasets) and issue 30's promises on it: everything the index and ``find`` answered
+before they still answer; stats's tables and the index's are equal, column by column, whatever
+the path or the number of workers; a file is known by its resolved path and its content; one
+play notation, accepted in any order by ``find``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from conftest import CORPUS
+from index_oracle import expected_positions
+from test_archive import copy_samples, run
+
+from bgrecord.core.position import Position
+from bgrecord.formats.reader import match_files
+from bgrecord.formats.source import Input
+from bgrecord.replay.matchkeys import content_key
+from bgrecord.show.steps import step_records
+from bgrecord.tables import positions as codes
+from bgrecord.tables import search, stats
+from bgrecord.tables.database import Database
+from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+HAS_DUCKDB = importlib.util.find_spec("duckdb") is not None
+ENGINES = ["sqlite", pytest.param("duckdb", marks=pytest.mark.skipif(not HAS_DUCKDB, reason="DuckDB needs bgrecord[db]"))]
+SUMMED = ("games", "players", "matches", "dice")
+KEYS = {"positions": ("file", "match", "game", "step"), "games": ("file", "match", "game"), "matches": ("file", "match"),
+        "players": ("player",), "dice": ("player",), "files": ("file", "path"), "start_positions": ("game", "step")}  # fmt: skip
+
+
+def ordered(rows: list[dict[str, Any]], table: str) -> list[dict[str, Any]]:
+    return sorted(rows, key=lambda row: tuple(str(row.get(k)) for k in KEYS[table]))
+
+
+def plain(value: Any) -> Any:
+    """A cell as Python has it (NaN and NA as None, numpy numbers as numbers)."""
+    if value is None or value is pd.NA or isinstance(value, float) and value != value:
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def rows_of(path: Path, table: str) -> list[dict[str, Any]]:
+    """A table of the index (or the positions as the rows they stand for), sorted."""
+    if table == "positions":
+        return ordered(list(search.positions(path)), table)
+    database = Database(path)
+    try:
+        columns = list(INDEX_GAME_COLUMNS if table == "games" else TABLES[table])
+        return ordered([dict(zip(columns, row)) for row in database.query(f"SELECT * FROM {table}")], table)
+    finally:
+        database.close()
+
+
+def moves(play: str | None) -> Any:
+    """A play as its moves, whatever the notation (``25/22 6/0`` or ``bar/22 6/off``) and order."""
+    return None if play is None else sorted(move.replace("25/", "bar/").replace("/0", "/off") for move in play.split())
+
+
+def same_table(ours: list[dict[str, Any]], theirs: list[dict[str, Any]], columns: list[str], what: str) -> None:
+    assert len(ours) == len(theirs), f"{what}: {len(ours)} rows, not {len(theirs)}"
+    for column in columns:
+        mine = [plain(row[column]) for row in ours]
+        expected = [plain(row[column]) for row in theirs]
+        if column == "play":
+            mine, expected = [moves(p) for p in mine], [moves(p) for p in expected]
+        if column in ("crawford", "post_crawford", "valid"):
+            mine, expected = [None if v is None else bool(v) for v in mine], [None if v is None else bool(v) for v in expected]
+        differ = [i for i, (a, b) in enumerate(zip(mine, expected)) if a != b and not (isinstance(a, float) and abs(a - b) < 1e-9)]
+        assert not differ, f"{what}.{column}: row {differ[0]}: {mine[differ[0]]!r}, expected {expected[differ[0]]!r}"
+
+
+# --- everything the index answered before ---
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_index_holds_what_the_index_of_schema_2_held(tmp_path: Path, engine: str) -> None:
+    """Every position row of the samples, read back, is the row the index of schema 2 held
+    (``tests/index_oracle.py`` makes it as that index did, from the replay: every identifier,
+    the play in bgrecord's notation), in both engines; the files table says what it said (the
+    tables summed from the games: the stats tests below)."""
+    files = [str(path) for path in match_files([copy_samples(tmp_path / "samples")])]
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", *files, "-o", str(db), "-j", "1").exit_code == 0
+    expected = ordered([row for name in files for row in expected_positions(name)], "positions")
+    same_table(rows_of(db, "positions"), expected, list(search.POSITION_ROW_COLUMNS), "positions")
+    games = stats.games(files)
+    said = [{"file": name, "file_key": content_key(Input.named(name)), "games": int((games["file"] == name).sum()), "problem": None}
+            for name in files]  # fmt: skip
+    same_table(rows_of(db, "files"), ordered(said, "files"), ["file", "file_key", "games", "problem"], "files")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_find_answers_every_occurrence_with_every_column(tmp_path: Path, engine: str) -> None:
+    """find's rows are the positions rows of the position (the columns it writes), with its
+    filters; its JSON is one document, whatever the number of occurrences."""
+    samples = copy_samples(tmp_path / "samples")
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    everything = rows_of(db, "positions")
+    by_position: dict[str, list[dict[str, Any]]] = {}
+    for row in everything:
+        by_position.setdefault(row["position_id"], []).append(row)
+    for position_id in sorted(by_position)[::7]:
+        found = list(search.find(db, search.Wanted.of(position_id)))
+        same_table(found, by_position[position_id], list(search.FOUND_COLUMNS), position_id)
+        document = json.loads(run("find", str(db), position_id, "--format", "json").output)
+        assert document["total"] == len(found) and [o["step"] for o in document["occurrences"]] == [o["step"] for o in found]
+
+
+def test_find_by_play_in_either_order_by_player_and_by_dice(tmp_path: Path) -> None:
+    db = tmp_path / "archive.sqlite"
+    assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
+    start = Position.start().id()
+    replies = [row for row in search.find(db, search.Wanted.of(start)) if row["play"] == "8/5 6/5"]
+    assert replies, "the samples open with 31: 8/5 6/5"
+    for written in ("8/5 6/5", "6/5 8/5", " 6/5  8/5 ", "8/5(1) 6/5", "8/5 6/5"):
+        found = list(search.find(db, search.Wanted.of(start, play=written)))
+        assert [(r["file"], r["step"]) for r in found] == [(r["file"], r["step"]) for r in replies], written
+    alice = run("find", str(db), start, "--play", "6/5 8/5", "--player", "Alice")
+    assert alice.exit_code == 0 and all("(Alice - Bob): Alice to play 31: 8/5 6/5" in line for line in alice.output.splitlines()[:-1])
+    assert run("find", str(db), start, "--play", "6/off 6/off").exit_code == 2  # no roll allows it: said
+    assert run("find", str(db), start, "--play", "a/b").exit_code == 2
+    assert run("find", str(db), start, "--player", "Nobody").exit_code == 1
+    hit = next(row for row in rows_of(db, "positions") if row["play"] and "*" in row["play"])
+    for written in (hit["play"], hit["play"].replace("*", ""), " ".join(reversed(hit["play"].split()))):
+        found = [r["step"] for r in search.find(db, search.Wanted.of(hit["position_id"], play=written)) if r["file"] == hit["file"]]
+        assert hit["step"] in found, written
+
+
+def test_a_database_without_positions_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "empty.sqlite"
+    (tmp_path / "notes.mat").write_text("no match here\n")
+    run("index", str(tmp_path / "notes.mat"), "-o", str(db))
+    found = run("find", str(db), Position.start().id())
+    assert found.exit_code == 2 and "holds no positions" in found.output
+
+
+# --- stats and the index: one answer, whatever the path ---
+
+
+def index_and_stats(tmp_path: Path, files: list[str], engine: str, *options: str) -> tuple[Path, dict[str, pd.DataFrame]]:
+    db = tmp_path / f"index.{engine}"
+    assert run("index", *files, "-o", str(db), "-q", *options).exit_code in (0, 1)
+    copies = {row["file"] for row in rows_of(db, "files") if row["copy_of"] is not None}
+    kept = [name for name in files if name not in copies]
+    games = stats.games(kept)
+    return db, {"games": games, "players": stats.players(games), "matches": stats.matches(games), "dice": stats.dice(games, tests=False)}
+
+
+def same_summaries(db: Path, expected: dict[str, pd.DataFrame]) -> None:
+    for table in SUMMED:
+        frame = expected[table]
+        columns = list(frame.columns)
+        theirs = [{str(c): plain(v) for c, v in row.items()} for row in frame.astype(object).to_dict("records")]
+        same_table(rows_of(db, table), ordered(theirs, table), columns, table)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_stats_and_the_index_tables_are_equal_on_the_samples(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgrecord.tables import archive
+
+    monkeypatch.setattr(archive, "MATCHES_AT_ONCE", 2)  # the matches written as the games stream out, again and again
+    files = [str(path) for path in match_files([copy_samples(tmp_path / "samples")])]
+    db, expected = index_and_stats(tmp_path, files, engine)
+    same_summaries(db, expected)
+
+
+@pytest.fixture(scope="module")
+def corpus_index(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str], dict[str, pd.DataFrame]]:
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus absent: {CORPUS}")
+    files = [str(path) for path in match_files([CORPUS]) if "other-formats" not in path.parts or path.suffix in (".mat", ".sgf", ".txt")]
+    db, expected = index_and_stats(tmp_path_factory.mktemp("corpus"), files, "sqlite")
+    return db, files, expected
+
+
+def test_stats_and_the_index_tables_are_equal_on_the_shared_corpus(corpus_index: tuple[Path, list[str], dict[str, pd.DataFrame]]) -> None:
+    db, _, expected = corpus_index
+    same_summaries(db, expected)
+
+
+def test_the_positions_read_back_are_the_replays_on_the_shared_corpus(corpus_index: tuple[Path, list[str], dict[str, pd.DataFrame]]) -> None:
+    """Every row of the positions table, read back (its position made again from the game's
+    plays and checked by its hash), is the row made from the replay: every identifier."""
+    db, files, _ = corpus_index
+    copies = {row["file"] for row in rows_of(db, "files") if row["copy_of"] is not None}
+    expected = [row for name in files if name not in copies for row in expected_positions(name)]
+    same_table(rows_of(db, "positions"), ordered(expected, "positions"), list(search.POSITION_ROW_COLUMNS), "positions")
+
+
+def test_one_worker_two_workers_and_a_dask_cluster_make_the_same_index(tmp_path: Path) -> None:
+    samples = copy_samples(tmp_path / "samples")
+    runs = [["-j", "1"], ["-j", "2"]]
+    if importlib.util.find_spec("distributed") is not None:
+        runs.append(["--scheduler", "local", "-j", "2"])
+    tables = []
+    for number, options in enumerate(runs):
+        db = tmp_path / f"{number}.sqlite"
+        assert run("index", str(samples), "-o", str(db), *options).exit_code == 0
+        tables.append({table: rows_of(db, table) for table in (*SUMMED, "files", "positions")})
+    for other in tables[1:]:
+        for table, rows in tables[0].items():
+            same_table(other[table], rows, list(rows[0]), table)
+
+
+# --- a file is known by its resolved path and its content ---
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_relative_absolute_copied_and_deleted_files(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    copy_samples(tmp_path / "real")
+    db = f"archive.{engine}"
+    first = run("index", "real", "-o", db)
+    games = len(rows_of(Path(db), "games"))
+    again = run("index", str(tmp_path / "real"), "-o", db)  # the same folder, by its absolute path
+    assert "0 files added, 0 changed, 19 unchanged" in again.output and len(rows_of(Path(db), "games")) == games, first.output + again.output
+    shutil.copy(tmp_path / "real" / "bbgt-two-matches.mat", tmp_path / "real" / "zz-copy.mat")
+    copied = run("index", "real", "-o", db)
+    assert "real/zz-copy.mat: the same bytes as real/bbgt-two-matches.mat: a copy, not counted again" in copied.output
+    assert "1 file added, 0 changed, 19 unchanged, 1 copy:" in copied.output and len(rows_of(Path(db), "games")) == games
+    alice = next(row for row in rows_of(Path(db), "players") if row["player"] == "Alice")
+    (tmp_path / "real" / "gnubg-5pt-crawford.mat").unlink()
+    (tmp_path / "real" / "zz-copy.mat").unlink()
+    gone = run("index", "real", "-o", db)
+    assert "0 files added, 0 changed, 18 unchanged, 2 gone from the disk (taken out)" in gone.output, gone.output
+    names = {row["file"] for row in rows_of(Path(db), "files")}
+    assert names == {str(Path("real") / p.name) for p in match_files([tmp_path / "real"])} and "real/zz-copy.mat" not in names
+    assert next(row for row in rows_of(Path(db), "players") if row["player"] == "Alice")["games"] == alice["games"]
+    assert not [r for r in rows_of(Path(db), "positions") if r["file"] == "real/gnubg-5pt-crawford.mat"]
+    assert run("index", "real/xg-tags-bom-crlf.mat", "-o", db).output.startswith("0 files added, 0 changed, 1 unchanged")  # a file alone: nothing else goes
+
+
+def test_a_copy_whose_original_changes_or_goes_is_read_again(tmp_path: Path) -> None:
+    folder = tmp_path / "a"
+    folder.mkdir()
+    for name in ("one.mat", "two.mat"):
+        shutil.copy(SAMPLES / "bbgt-two-matches.mat", folder / name)
+    db = tmp_path / "archive.sqlite"
+    assert "1 copy" in run("index", str(folder), "-o", str(db)).output
+    (folder / "one.mat").unlink()
+    again = run("index", str(folder), "-o", str(db))
+    assert "1 gone from the disk" in again.output and "1 read again" in again.output
+    files = rows_of(db, "files")
+    assert [(Path(row["file"]).name, row["games"], row["copy_of"]) for row in files] == [("two.mat", 2, None)]
+
+
+# --- the schema: versions, and the codes ---
+
+
+def old_index(path: Path, schema: str | None, files: list[str]) -> None:
+    """An index as an older (or newer) bgrecord left it: its files table lists ``files``."""
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE bgrecord (key TEXT PRIMARY KEY, value TEXT)")
+        connection.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [schema])
+        connection.execute("CREATE TABLE files (file TEXT, file_key TEXT, games BIGINT, problem TEXT)")
+        connection.executemany("INSERT INTO files VALUES (?, 'x', 1, NULL)", [(name,) for name in files])
+        connection.execute("CREATE TABLE games (file TEXT)")
+        connection.execute("CREATE TABLE positions (position_id TEXT)")
+        connection.execute("CREATE TABLE notes (text TEXT)")  # another program's: kept
+
+
+def test_an_older_index_is_made_again_from_the_files_it_lists(tmp_path: Path) -> None:
+    samples = copy_samples(tmp_path / "samples")
+    listed = [str(samples / "bbgt-two-matches.mat"), str(samples / "xg-tags-bom-crlf.mat"), str(tmp_path / "gone.mat")]
+    db = tmp_path / "old.sqlite"
+    old_index(db, "2", listed)
+    found = run("find", str(db), Position.start().id())
+    assert found.exit_code == 2 and "an index of an older bgrecord (schema 2" in found.output and "run bgrecord index" in found.output
+    made = run("index", str(samples / "gnubg-5pt-crawford.mat"), "-o", str(db))
+    assert made.exit_code == 0 and "schema 2): made again from the files it listed (1 file of it no longer found)" in made.output
+    assert sorted(Path(row["file"]).name for row in rows_of(db, "files")) == ["bbgt-two-matches.mat", "gnubg-5pt-crawford.mat", "xg-tags-bom-crlf.mat"]
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT count(*) FROM notes").fetchone() == (0,)
+    # a newer schema, or none known: tests/test_hostile_database.py
+
+
+def test_the_codes_give_back_every_play_action_place_and_cube() -> None:
+    rng = random.Random(7)
+    positions = [r.position for path in match_files([SAMPLES]) for r in step_records(path) if r.position is not None]
+    for position in rng.sample(positions, 150):
+        for dice in [(a, b) for a in range(1, 7) for b in range(1, 7)]:
+            for legal in position.legal_plays(dice):
+                code = codes.play_code(legal, dice)
+                made = sorted((m.source, m.target, hit) for m, hit in zip(legal.play.moves, legal.hits))
+                assert sorted(codes.from_play(code, dice)) == made
+                assert codes.notation(codes.from_play(code, dice)) == str(legal)  # one notation: the board's, the index's
+                assert sorted(codes.from_play(codes.play_code(legal, None), None)) == made  # without dice: the moves themselves
+    for kind in codes.KINDS:
+        for player in (0, 1):
+            for dice in (None, (5, 2), (2, 5), (6, 6)):
+                for cube, owner in ((1, None), (2, 0), (64, 1), (3, None)):
+                    assert codes.from_act(codes.act_code(kind, player, dice, cube, owner)) == (kind, player, dice, cube, owner)
+    for move in (None, 1, 57, codes.ROWS - 1):
+        for offset in (0, -1, 1, -40, 12345):
+            assert codes.from_place(codes.place_code(move, offset)) == (move, offset)
+    with pytest.raises(ValueError):
+        codes.place_code(codes.ROWS, 0)
+    start = Position.start()
+    assert codes.hash_of(start) == 917744917930115820  # the key of every index: it never changes without a new schema
+    assert codes.position_key(start) == codes.key_of_id(start.id()) and codes.id_of_key(codes.position_key(start)) == start.id()
+
+
+# --- a Parquet dataset ---
+
+
+def test_a_dataset_holds_the_tables_and_find_searches_it(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("duckdb")
+    samples = copy_samples(tmp_path / "samples")
+    db, folder = tmp_path / "archive.sqlite", tmp_path / "archive"
+    assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    assert run("index", str(samples), "-o", str(folder), "--format", "dataset").exit_code == 0
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["bgrecord.json", "dice.parquet", "files.parquet", "games.parquet",
+                                                                "matches.parquet", "players.parquet", "positions", "start_positions.parquet"])  # fmt: skip
+    assert len(list((folder / "positions").glob("bucket=*/part-0.parquet"))) > 1
+    games = pd.read_parquet(folder / "games.parquet")
+    assert len(games) == len(rows_of(db, "games")) and list(games.columns) == list(INDEX_GAME_COLUMNS)
+    for position_id in ("4HPwATDgc/ABMA", "sGfwATDgc/ABMA", "4DnyADLgc/ABMA"):
+        assert run("find", str(folder), position_id, "--format", "json").output == run("find", str(db), position_id, "--format", "json").output
+    same_table(ordered(list(search.positions(folder)), "positions"), rows_of(db, "positions"), list(search.POSITION_ROW_COLUMNS), "positions")
+    duckdb = pytest.importorskip("duckdb")
+    assert duckdb.sql(f"SELECT count(*) FROM read_parquet('{folder}/positions/*/*.parquet', hive_partitioning = true)").fetchall() == \
+        [(len(rows_of(db, "positions")),)]  # fmt: skip
+    assert run("index", str(samples), "-o", str(folder), "--format", "dataset").exit_code == 0  # replaced whole
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    refused = run("index", str(samples), "-o", str(tmp_path / "mine"), "--format", "dataset")
+    assert refused.exit_code == 2 and "not a bgrecord dataset" in refused.output and (tmp_path / "mine" / "notes.txt").read_text() == "mine"
+    os.remove(folder / "bgrecord.json")
+    assert run("find", str(folder), "4HPwATDgc/ABMA").exit_code == 2
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_occurrences_view_reads_the_small_integers_as_the_positions_rows_say(tmp_path: Path, engine: str) -> None:
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
+    database = Database(db)
+    try:
+        columns = ["file", "match", "game", "step", "move", "line", "action", "player", "dice", "cube", "cube_owner"]
+        view = ordered([dict(zip(columns, row)) for row in database.query(f"SELECT {', '.join(columns)} FROM occurrences")], "positions")
+    finally:
+        database.close()
+    expected = rows_of(db, "positions")
+    for row in view:  # as recorded (52 or 25); the positions rows write the higher die first
+        row["dice"] = None if row["dice"] is None else f"{max(divmod(row['dice'], 10))}{min(divmod(row['dice'], 10))}"
+    same_table(view, expected, columns, "occurrences")
