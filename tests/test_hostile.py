@@ -245,6 +245,7 @@ USED = {
     "bgrecord.formats.sgf._TREE_TOKENS": "match",  # at one place at a time, never searched
     "bgrecord.formats.sgf._VALUE": "closed",  # within a property the grammar matched: every "[" has its "]"
     "mat row": "fullmatch",  # a line at a time
+    "bgrecord.tables.search._PLAY": "fullmatch",  # find --play's text, stripped
 }
 
 

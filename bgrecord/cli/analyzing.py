@@ -100,7 +100,6 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         raise click.UsageError("give --players FILE for the players table (or -o a database, which holds every table)")
     outputs = [(path, kind) for path, kind in ((decisions_out, "decisions"), (players_out, "players"), (matches_out, "matches")) if path]
     inputs = gather(paths)
-    engine, settings, wanted = start_engine(engine, timeout)
     try:
         targets = []
         for path, kind in outputs:
@@ -116,6 +115,7 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
         check_outputs(targets, inputs.files, overwrite)
     except (OutputError, ImportError, ValueError) as exc:
         fail(str(exc))
+    engine, settings, wanted = start_engine(engine, timeout)  # after the outputs: a refused run starts no engine
     inputs.report()
     known: frozenset[str] = frozenset()
     if database:

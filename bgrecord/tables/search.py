@@ -35,7 +35,7 @@ POSITION_ROW_COLUMNS = ("file", "match_key", "match", "game", "move", "line", "u
                         "score1", "match_length")  # fmt: skip
 _ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 _MOVE = r"(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?"
-_PLAY = re.compile(rf"(?i)\s*{_MOVE}(?:\s+{_MOVE})*\s*")
+_PLAY = re.compile(rf"(?i){_MOVE}(?:\s+{_MOVE})*")  # of the stripped text: no run of blanks tried at each start
 _ANSWER_CODES = sorted(KIND_CODES[kind] for kind in ANSWERS)
 _FROM = "FROM positions p JOIN game_rows g ON g.game_id = p.game JOIN files f ON f.file_id = g.file_id"
 _COLUMNS = ("f.file, f.unit, g.line, g.match, g.game, g.player0, g.player1, g.score0, g.score1, g.match_length, g.crawford, g.jacoby, "
@@ -112,7 +112,7 @@ def _play_codes(position: Position, text: str, rolled: tuple[int, int] | None) -
     from bgrecord.formats.mat_grammar import moves_of
     from bgrecord.replay.resolve import resolve
 
-    if not _PLAY.fullmatch(text):
+    if not _PLAY.fullmatch(text.strip()):
         raise ValueError(f"{text!r} is not a play (write it as 24/18 13/11, bar/22*, 6/off)")
     moves = moves_of(text.strip().lower())
     codes = set()
