@@ -143,13 +143,15 @@ def check_outputs(targets: Iterable[tuple[str | Path, str]], inputs: Iterable[st
 
 
 def foreign_file(folder: Path) -> str | None:
-    """The first file of ``folder`` that is not part of a dataset bgrecord writes (a
-    ``name=value`` partition folder of ``.parquet`` files), or None: a dataset is replaced
-    whole, and nothing else may go with it."""
+    """The first file of ``folder`` that is not part of a dataset bgrecord writes (``stats``'s:
+    ``name=value`` partition folders of ``.parquet`` files; ``index``'s: its ``bgrecord.json``,
+    a ``.parquet`` file a table and a ``positions`` folder of partitions), or None: a dataset
+    is replaced whole, and nothing else may go with it."""
     for top, folders, files in os.walk(folder, onerror=_raise):
         depth = Path(top).relative_to(folder).parts
         if not depth:
-            stray = files + [name for name in folders if "=" not in name]
+            stray = [name for name in files if not name.endswith(".parquet") and name != "bgrecord.json"]
+            stray += [name for name in folders if "=" not in name and name != "positions"]
         else:
             stray = [name for name in files if not name.endswith(".parquet")]
         if stray:

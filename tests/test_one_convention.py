@@ -55,8 +55,8 @@ def test_an_analysis_table_reads_back_from_json_and_json_lines(tmp_path: Path, s
 
     row = {name: None for name in TABLES["matches"]} | {"file": "a.mat", "match_key": "k", "match": 1, "plies": 0, "games": 1}
     write_table(frame([row], TABLES["matches"]), tmp_path / f"m{suffix}", "json" if suffix == ".json" else "jsonl")
-    kind, data = load(tmp_path / f"m{suffix}")
-    assert kind == "matches" and list(data["match_key"]) == ["k"]
+    kind, chunks = load(tmp_path / f"m{suffix}")
+    assert kind == "matches" and [key for chunk in chunks for key in chunk["match_key"]] == ["k"]
     lines = tmp_path / "old.json"  # an earlier bgrecord wrote JSON Lines under .json
     lines.write_text((tmp_path / f"m{suffix}").read_text() if suffix == ".jsonl" else "")
     if suffix == ".jsonl":

@@ -28,13 +28,14 @@ from bgrecord.core.position import LegalPlay, Position
 from bgrecord.core.position_id import _RUNS, unpack
 from bgrecord.formats.limits import MAX_ACTIONS
 
-KINDS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win", "loss", "setup", "accept-resign", "reject-resign")
+KINDS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win", "loss", "setup", "accept-resign", "reject-resign",
+         "left-out")  # left-out: an action a repair of the replay reads as not done (a row written twice...)
 KIND_CODES = {kind: code for code, kind in enumerate(KINDS)}
 ANSWERS = frozenset({"take", "drop", "beaver", "raccoon"})  # answers to a cube offer: seen from the doubler's side
 
 ROWS = 16384  # place_code's radix: more than a game's actions (MAX_ACTIONS), so more than its rows
 DICE = 37  # 0 no dice, else (first - 1) * 6 + second: the dice in the order recorded
-ACTS = len(KINDS) * DICE * 2  # act_code's radix below the cube (888)
+ACTS = len(KINDS) * DICE * 2  # act_code's radix below the cube (962)
 _SINGLE, _DOUBLE, _ANY = 101, 51, 1351  # the bases of play_code's digits (each digit >= 1: 0 is a dance)
 assert MAX_ACTIONS < ROWS
 
@@ -93,7 +94,7 @@ def from_place(code: int) -> tuple[int | None, int]:
 
 def act_code(kind: str, player: int, dice: Sequence[int] | None, cube: int = 1, owner: int | None = None) -> int:
     """The action, the player to act (from whose side the position is seen), the dice to play
-    and the cube in one integer: ``((kind * 37 + dice) * 2 + player) + 888 * cube`` (the cube
+    and the cube in one integer: ``((kind * 37 + dice) * 2 + player) + 962 * cube`` (the cube
     as :func:`cube_code`; a move by either player with its dice, the cube in the middle at 1,
     is under 74: one byte). ``ValueError`` for an action bgrecord does not know."""
     rolled = (dice[0] - 1) * 6 + dice[1] if dice else 0
