@@ -214,7 +214,7 @@ def test_a_conversion_gives_the_same_tables(target: str) -> None:
     the same games, players and matches tables and the same rules, but for what the
     target cannot say (:func:`one_answer.format_limits`)."""
     records = sorted(path for path in SAMPLES.iterdir() if path.suffix in (".mat", ".txt", ".gam", ".sgf")) + corpus_files()
-    if target == "ogxms":
+    if target == "ogxms" and CORPUS.exists():  # OGXM's writer is slow: a quarter of the corpus is enough
         records = records[::4]
     compared = refused = 0
     found: dict[str, list[str]] = {}
