@@ -366,9 +366,9 @@ def test_analyze_ends_with_each_player_or_the_archives_players(tmp_path: Path) -
     code, _, err = run("analyze", *two, "-o", str(tmp_path / "d.csv"), "--players", str(tmp_path / "p.csv"))
     players = pd.read_csv(tmp_path / "p.csv")
     lines = err.splitlines()
-    assert code == 0 and len(lines) == 1 + len(players)
-    for line, row in zip(lines[1:], players.itertuples()):
-        assert line == (f"{row.name} (against {row.opponent}, {row.file} match {row.match}): PR {row.pr:.2f}, {row.rating}; "
+    assert code == 0 and len(lines) == 2 + len(players) and lines[1] == "The players:"
+    for line, row in zip(lines[2:], players.itertuples()):
+        assert line == (f"  {row.name} (against {row.opponent}, {row.file} match {row.match}): PR {row.pr:.2f}, {row.rating}; "
                         f"error rate {row.error_rate:.1f}; luck {row.luck:+.3f}")  # fmt: skip
     code, _, err = run("analyze", *two, "-o", str(tmp_path / "d.csv"), "--players", str(tmp_path / "p.csv"), "--overwrite", "-q")
     assert code == 0 and err == ""
@@ -385,6 +385,19 @@ def test_many_matches_end_with_the_head_of_the_players_table() -> None:
     assert lines[0] == "The 10 players of the most matches, of 13:" and len(lines) == 12
     assert lines[2].split()[:3] == ["P0", "12", "12"] and lines[2].split()[6] == f"{500 * 7.8 / 120:.2f}"
     assert [line.split()[0] for line in lines[3:]] == ["P1", "P10", "P11", "P12", "P2", "P3", "P4", "P5", "P6"]  # alike: by name
+
+
+def test_no_line_of_the_summary_starts_with_a_records_text() -> None:
+    """A name that reads as bgrecord's own message (the long fuzz's forged line) stays inside a line."""
+    from bgrecord.report.text import RunSummary
+
+    for matches in (1, 12):
+        summary = RunSummary()
+        for match in range(matches):
+            summary.add([{"file": "f.mat", "match": match + 1, "name": name, "opponent": "x", "checker_decisions": 10, "cube_decisions": 0,
+                          "error": 0.1, "moves": 10, "games": 1, "luck": 0.0} for name in ("FORGED: error[internal] x", f"P{match}")])  # fmt: skip
+        lines = summary.lines()
+        assert lines and not any(line.startswith("FORGED") for line in lines) and any("FORGED" in line for line in lines), lines
 
 
 def test_rows_no_analyze_writes_are_passed_over_and_worst_0_tells_none() -> None:

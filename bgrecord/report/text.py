@@ -118,12 +118,14 @@ class RunSummary:
     def lines(self) -> list[str]:
         if not self.matches:
             return []
+        # Each player's line is indented under its heading: a line never starts with a record's text
+        # (a name that reads "x.mat: error[...]" would pass for bgrecord's own message).
         if len(self.matches) <= self.FEW:
-            return [f"{figure('name', row.get('name'))} (against {figure('name', row.get('opponent'))}, {figure('file', row.get('file'))} "
-                    f"match {row.get('match')}): PR {figure('pr', row.get('pr'))}, {figure('rating', row.get('rating'))}; "
-                    f"error rate {figure('error_rate', row.get('error_rate'))}; luck {figure('luck', row.get('luck'))}"
-                    for row in self.first]  # fmt: skip
+            return ["The players:", *(f"  {figure('name', row.get('name'))} (against {figure('name', row.get('opponent'))}, "
+                                      f"{figure('file', row.get('file'))} match {row.get('match')}): PR {figure('pr', row.get('pr'))}, "
+                                      f"{figure('rating', row.get('rating'))}; error rate {figure('error_rate', row.get('error_rate'))}; "
+                                      f"luck {figure('luck', row.get('luck'))}" for row in self.first)]  # fmt: skip
         players = self.archive.figures()
         shown = players[: self.HEAD]
         said = f"The {len(shown)} players of the most matches, of {len(players)}:" if len(players) > len(shown) else "The players:"
-        return [said, *columns([h for h, _ in ARCHIVE], [[figure(key, p[key]) for _, key in ARCHIVE] for p in shown])]
+        return [said, *(f"  {line}" for line in columns([h for h, _ in ARCHIVE], [[figure(key, p[key]) for _, key in ARCHIVE] for p in shown]))]
