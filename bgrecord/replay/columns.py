@@ -44,7 +44,7 @@ class Columns:
         """``game`` with its players as its columns say, the warning where its score line's names
         are a slip, and the reading to judge by the next score line (the whole cells swapped)."""
         names, known = game.names, self.names
-        people = (person(names[0]), person(names[1]))  # a name compared as a person (NFC, nothing invisible)
+        people = _people(names)  # a name compared as a person (NFC, nothing invisible)
         if not self.on or known is None or people == _people(known) or "" in people or people[0] == people[1]:
             self.names = names if self.on and "" not in people and people[0] != people[1] else known
             return game, None, None

@@ -26,7 +26,7 @@ from bgrecord.formats.records import Action, Comment, CubeAction, GameRecord, Ma
 from bgrecord.names import named
 from bgrecord.replay.cube import Cube
 from bgrecord.replay.repairing import Repairing
-from bgrecord.replay.repairs import Repair
+from bgrecord.replay.repairs import ROLLS, Repair
 from bgrecord.replay.resolve import Resolution, marked_hits, physical, resolve
 from bgrecord.replay.results import Claims, outcome_result
 from bgrecord.replay.rows import row_issues
@@ -34,7 +34,6 @@ from bgrecord.replay.rules import RuleSet
 from bgrecord.replay.setup import read_setup
 from bgrecord.replay.state import GameReplay, GameResult, Step, Stop
 
-ROLLS = [Dice(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 
 
 
@@ -127,7 +126,6 @@ class GameReplayer(Repairing):
 
     def run(self) -> None:
         self.initial = self.snapshot()
-        self.base = len(self.out.issues)  # the match's issues on the game, said before its own
         while True:
             try:
                 self.play_from(0, len(self.game.actions))

@@ -13,7 +13,7 @@ from typing import Sequence
 from bgrecord.core.position import Dice, Position
 from bgrecord.formats.records import Action, CubeAction, MoveToken, Roll, Unreadable
 from bgrecord.replay.repairs import AS_MADE, CUBE_ERRORS, ROLLS, Repair, Replaying
-from bgrecord.replay.resolve import physical, ranked, resolve
+from bgrecord.replay.resolve import mirror, physical, ranked, resolve
 from bgrecord.replay.rows import skips
 
 _MAT_DICE = re.compile(r"(?<![0-9])([0-9])([0-9])[ \t]*:")
@@ -100,7 +100,7 @@ def _plays(index: int, before: Position, action: Roll) -> list[Repair]:
     if sum(len(token.points) - 1 for token in action.moves) > 8:
         return found
     dice = Dice(*action.dice)
-    mirrored = tuple(token._replace(points=tuple(_mirror(point) for point in token.points)) for token in action.moves)
+    mirrored = tuple(token._replace(points=tuple(mirror(point) for point in token.points)) for token in action.moves)
     if dice.is_valid:
         play = resolve(before, dice, mirrored, hints=False).play
         if play is not None:
@@ -120,10 +120,6 @@ def _plays(index: int, before: Position, action: Roll) -> list[Repair]:
     for cost, option in ranked(before, dice, action.moves)[:24]:
         found.append(Repair(index, "play", cost, said=f"as {option}", play=option))
     return found
-
-
-def _mirror(point: int) -> int:
-    return point if point in (0, 25) else 25 - point
 
 
 def _same_roll(one: Action, other: Action) -> bool:

@@ -17,7 +17,7 @@ from bgrecord.replay.recovery import decide
 from bgrecord.replay.repairs import LOOK, MAX_REPAIRS, Repair, State
 from bgrecord.replay.results import Claims
 from bgrecord.replay.rules import RuleSet
-from bgrecord.replay.state import GameReplay, GameResult, Step, Stop
+from bgrecord.replay.state import GameReplay, GameResult, Stop
 
 # what a cube action or result lost in a loose line (see Unreadable.loose) shows as at the next action
 # (such a line holds no dice and no move: no roll is lost, only a cube action)

@@ -21,7 +21,6 @@ without an end). Nothing is hidden: every place is still told, as a warning.
 from __future__ import annotations
 
 import re
-from itertools import islice
 
 from bgrecord.formats.issues import Issue, Severity, count
 from bgrecord.formats.records import Action, CubeAction, GameRecord, Roll

@@ -215,7 +215,7 @@ def _ends(start: tuple[int, ...], steps: Sequence[tuple[int, int]], lenient: boo
     return tuple(side)
 
 
-def _mirror(point: int) -> int:
+def mirror(point: int) -> int:
     """A point in the other player's numbering (the bar and off are the same words for both)."""
     return point if point in (OFF, BAR) else BAR - point
 
@@ -241,10 +241,10 @@ def _variants(moves: Sequence[MoveToken]) -> Iterator[tuple[float, list[tuple[in
         return [pair for chain, token in zip(chains, moves) for pair in list(zip(chain, chain[1:])) * token.repeat]
 
     yield 0.0, steps(points)
-    yield 0.5, steps([[_mirror(point) for point in chain] for chain in points])  # the opponent's numbering
+    yield 0.5, steps([[mirror(point) for point in chain] for chain in points])  # the opponent's numbering
     for at, chain in enumerate(points):
         for place, point in enumerate(chain):
-            for slip in sorted(_digit_slips(point) | {_mirror(point)}):
+            for slip in sorted(_digit_slips(point) | {mirror(point)}):
                 changed = [list(c) for c in points]
                 changed[at][place] = slip
                 yield 0.5 if place else 0.55, steps(changed)  # where a checker went is mistyped more than where it stood
@@ -276,4 +276,4 @@ def physical(position: Position, rolled: Sequence[int], moves: Sequence[MoveToke
     return None
 
 
-__all__ = ["Move", "Resolution", "candidates", "marked_hits", "nearest", "physical", "ranked", "resolve"]
+__all__ = ["Move", "Resolution", "candidates", "marked_hits", "mirror", "nearest", "physical", "ranked", "resolve"]

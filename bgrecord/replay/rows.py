@@ -58,10 +58,11 @@ def row_issues(match: MatchRecord, game: GameRecord, told: Iterable[int]) -> lis
     if _consecutive(game.actions):
         return []  # the usual game: every row one more than the row before, read in one pass
     said = set(told)
+    lines = game.raw.splitlines()
     found = []
     previous: Row | None = None
     for row in rows(game.actions):
-        if previous is not None and row.number != previous.number + 1 and row.line not in said and _numbered(game, row):
+        if previous is not None and row.number != previous.number + 1 and row.line not in said and _numbered(game, lines, row):
             what = "again" if row.number == previous.number else "after row " + str(previous.number)
             message = f"row {row.number} {what}: the row numbers go up by one" + (
                 " (the rows replay: a slip of the number)" if row.number > previous.number else "")
@@ -89,9 +90,9 @@ def _consecutive(actions: Sequence[Action]) -> bool:
     return True
 
 
-def _numbered(game: GameRecord, row: Row) -> bool:
-    """Whether the row's line itself starts with its number (a wrapped line's cell does not)."""
-    lines = game.raw.splitlines()
+def _numbered(game: GameRecord, lines: list[str], row: Row) -> bool:
+    """Whether the row's line itself (of ``lines``: the game's text split once) starts with its
+    number (a wrapped line's cell does not)."""
     at = row.line - game.line
     text = lines[at] if 0 <= at < len(lines) else ""
     return text.lstrip().startswith(f"{row.number})")
