@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from bgrecord.analysis.tables import DECISION_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 from bgrecord.tables.archive import updated
-from bgrecord.tables.database import Database
+from bgrecord.tables.database import DATABASES, Database
 
 STORED = {"decisions": DECISION_COLUMNS, "analysis_players": PLAYER_COLUMNS, "analysis_matches": MATCH_COLUMNS}
 FROM_TABLE = {"decisions": "decisions", "players": "analysis_players", "matches": "analysis_matches"}
@@ -256,7 +256,7 @@ class GameDecisions:
 
     def _sources(self) -> Iterator[list[tuple[Any, ...]]]:
         """The decisions' rows, a chunk at a time, as tuples in :attr:`COLUMNS` order."""
-        if str(self.path).lower().endswith((".duckdb", ".sqlite", ".sqlite3")):
+        if str(self.path).lower().endswith(DATABASES):
             yield from self._stored()
             return
         kind, chunks = load(self.path)
@@ -266,24 +266,10 @@ class GameDecisions:
             yield [tuple(row[name] for name in self.COLUMNS) for row in rows_of(chunk)]
 
     def _stored(self) -> Iterator[list[tuple[Any, ...]]]:
-        from bgrecord.tables.storage import engine_failure, is_engine_error
-
-        if not Path(self.path).is_file():
-            raise ValueError(f"{self.path}: no such database")
-        try:
-            database = Database(self.path, read_only=True)
-            try:
-                if "decisions" not in database.names():
-                    raise ValueError(f"{self.path}: holds no analysis (bgrecord analyze -o {self.path} puts one there)")
-                rows = database.rows(f"SELECT {', '.join(self.COLUMNS)} FROM decisions", self.COLUMNS)
-                while chunk := list(itertools.islice(rows, CHUNK)):
-                    yield [tuple(row.values()) for row in chunk]
-            finally:
-                database.close()
-        except Exception as exc:
-            if is_engine_error(exc) and not isinstance(exc, OSError):  # a file that is not a database, one line
-                raise engine_failure(self.path, exc) from None
-            raise
+        with reading(self.path) as database:
+            rows = database.tuples(f"SELECT {', '.join(self.COLUMNS)} FROM decisions")
+            while chunk := list(itertools.islice(rows, CHUNK)):
+                yield chunk
 
     def game(self, key: str) -> list[dict[str, Any]]:
         """The decisions of the game whose key is ``key``."""

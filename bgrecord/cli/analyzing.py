@@ -26,8 +26,6 @@ from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
 
-DATABASES = (".duckdb", ".sqlite", ".sqlite3")
-
 
 def plies_option(command: Any) -> Any:
     return click.option("--plies", type=click.IntRange(0, 2), default=0, show_default=True,
@@ -94,6 +92,8 @@ def analyze(paths: tuple[str, ...], decisions_out: str, players_out: str | None,
     from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.tables.export import DatasetWriter, TableWriter, needs
     from bgrecord.tables.export import table_format as format_of
+
+    from bgrecord.tables.database import DATABASES
 
     database = decisions_out.lower().endswith(DATABASES)
     if not database and not players_out:

@@ -21,8 +21,8 @@ from bgrecord.formats.source import Input
 from bgrecord.replay.matchkeys import MatchKeys
 from bgrecord.replay.validate import guarded, replayed
 from bgrecord.report.figures import Collector
+from bgrecord.tables.database import DATABASES
 
-DATABASES = (".duckdb", ".sqlite", ".sqlite3")
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
 _TIME = re.compile(r"(\d{1,2})[.:](\d{2})")
 

@@ -108,6 +108,7 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
         starts.extend(found)
         units[:] = [match.unit]
 
+    key = ""
     if known:
         try:
             key = content_key(source)
@@ -115,7 +116,7 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
             key = ""
         if key == known:
             return IndexRows(source.name or str(file), Spool(), file_key=key, unchanged=True)
-    found = file_rows(source, rules, each)
+    found = file_rows(source, rules, each, key or None)  # a key made here is not made again
     if chunk:
         try:
             positions.extend([chunk])

@@ -82,7 +82,7 @@ def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any
         raise ClusterError(f"{address}: cannot reach the Dask scheduler ({exc})") from None
     try:
         _workers_come(client, address)
-        slots = max(1, len(client.scheduler_info().get("workers", {})) or workers) * IN_FLIGHT
+        slots = max(1, _workers(client) or workers) * IN_FLIGHT
         submit = lambda part: _Watched(client, address, client.submit(run_batch, work, part, arguments, retries=2, pure=False))  # noqa: E731
         yield from in_order(submit, files, slots, batch, retry)
     except BaseException:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 # are made again from the files they list; a newer one is refused)
 SCHEMA_VERSION = 3
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
+DATABASES = tuple(ENGINES)  # a database's name ends so (an analysis table's does not)
 DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
 
 _SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
@@ -91,25 +92,18 @@ class Database:
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         self.connection.execute(sql, list(parameters))
 
-    def schema(self) -> str | None:
+    def schema(self, attached: str = "") -> str | None:
         """The schema version of a bgrecord index, as written there ("" for none written);
-        None for a database that is not one."""
+        None for a database that is not one. ``attached``: the name of another database
+        attached to this one (DuckDB), to read its version instead."""
         try:
-            found = self.query("SELECT value FROM bgrecord WHERE key = 'schema'")
+            found = self.query(f"SELECT value FROM {attached + '.' if attached else ''}bgrecord WHERE key = 'schema'")
         except Exception:  # noqa: BLE001 - no such table (each engine has its own error): not ours
             return None
         return "" if not found or found[0][0] is None else str(found[0][0])
 
     def is_index(self) -> bool:
         return self.schema() == str(SCHEMA_VERSION)
-
-    def is_empty(self) -> bool:
-        try:
-            return not self.names()
-        except Exception as exc:  # noqa: BLE001 - each engine has its own error for a file that is not its database
-            if is_engine_error(exc):
-                return False
-            raise
 
     def create(self) -> None:
         """The index's tables, empty (an existing one is kept), and the schema's version."""
@@ -163,10 +157,6 @@ class Database:
 
             types = TABLES[table]
         self.append(table, [tuple(row.get(c) for c in types) for row in rows], types)
-
-    def replace_table(self, table: str, frame: pd.DataFrame) -> None:
-        self.execute(f"DELETE FROM {table}")
-        self.append_frame(table, frame)
 
     def append_frame(self, table: str, frame: pd.DataFrame) -> None:
         records = frame.astype(object).where(frame.notna(), None).to_dict("records")

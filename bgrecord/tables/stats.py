@@ -114,9 +114,10 @@ class FileRows:
 
 
 def file_rows(path: str | Path | Input, rules: str | None = None,
-              each: Callable[[int, MatchRecord, GameReplay], None] | None = None) -> FileRows:  # fmt: skip
+              each: Callable[[int, MatchRecord, GameReplay], None] | None = None, file_key: str | None = None) -> FileRows:  # fmt: skip
     """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.tables.spool.Spool`, with a
-    failure on one file reported, never raised, and a file that gives no rows said why."""
+    failure on one file reported, never raised, and a file that gives no rows said why.
+    ``file_key``: the file's content key when the caller has it (the file is not hashed again)."""
     name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
 
     def rows_of(source: Input, key: str) -> FileRows:
@@ -132,7 +133,7 @@ def file_rows(path: str | Path | Input, rules: str | None = None,
 
     try:
         source = path if isinstance(path, Input) else Input.of(Path(path))
-        key = content_key(source)
+        key = file_key or content_key(source)
         return guarded(name, lambda: rows_of(source, key), lambda issue: FileRows(name, Spool(), issue.message, internal=True, file_key=key))
     except OSError as exc:
         return FileRows(name, Spool(), f"cannot read: {exc.strerror or exc}")

@@ -241,7 +241,7 @@ def _prepare(work: Working, target: Path, existing: bool, remake: bool) -> None:
     """The copy's tables: the old index's (DuckDB: copied from it, but for its positions, which
     come at the end), made again from the files it lists when of an older schema."""
     database = work.database
-    schema = _schema_of(work) if existing else str(SCHEMA_VERSION)
+    schema = work.database.schema(work.old or "") if existing else str(SCHEMA_VERSION)
     if schema is None and existing and _tables_of(work):
         raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
     version = int(schema) if schema and schema.isdigit() else None
@@ -279,14 +279,6 @@ def _tables_of(work: Working) -> set[str]:
     if work.old:
         return {name for (name,) in work.database.query("SELECT table_name FROM duckdb_tables() WHERE database_name = ?", [work.old])}
     return work.database.names()
-
-
-def _schema_of(work: Working) -> str | None:
-    try:
-        found = _query(work, "SELECT value FROM {}bgrecord WHERE key = 'schema'")
-    except Exception:  # noqa: BLE001 - no such table (each engine has its own error): not ours
-        return None
-    return "" if not found or found[0][0] is None else str(found[0][0])
 
 
 def _query(work: Working, sql: str) -> list[tuple[Any, ...]]:
