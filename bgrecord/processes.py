@@ -9,6 +9,7 @@ normally or by a stopping signal still ends its workers and engines itself.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from typing import Any, Callable
@@ -25,16 +26,24 @@ def _prctl() -> Any:
         return None
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _set(prctl: Any, number: int, parent: int | None, code: int) -> None:
+    """The parent-death signal set; the process ended with ``code`` at once when ``parent`` has
+    ended already (it died before the signal was set, which then never comes)."""
+    prctl(PR_SET_PDEATHSIG, number)
+    if parent is not None and os.getppid() != parent:
+        os._exit(code)
+
+
 def die_with_parent(number: int, parent: int | None = None) -> None:
     """In a child process: ``number`` (a signal) when its parent ends. ``parent``: the pid the
     child was started by; when the parent has ended already, the child ends at once (it has
     nothing to clean up yet)."""
     prctl = _prctl()
-    if prctl is None:
-        return
-    prctl(1, number)  # PR_SET_PDEATHSIG
-    if parent is not None and os.getppid() != parent:
-        os._exit(128 + number)
+    if prctl is not None:
+        _set(prctl, number, parent, 128 + number)
 
 
 def dies_with_parent(number: int) -> Callable[[], None] | None:
@@ -44,11 +53,4 @@ def dies_with_parent(number: int) -> Callable[[], None] | None:
     prctl = _prctl()
     if prctl is None:
         return None
-    parent = os.getpid()
-
-    def set_signal() -> None:
-        prctl(1, number)
-        if os.getppid() != parent:  # this process ended before the signal was set
-            os._exit(1)
-
-    return set_signal
+    return functools.partial(_set, prctl, number, os.getpid(), 1)

@@ -128,7 +128,7 @@ def _write_stream(output: str, results: list[Conversion], inputs: tuple[str, ...
 
     members = [member for result in results if result.status == "written" for member in result.members]
     try:
-        check_target(output, inputs, overwrite)
+        check_target(output, inputs, overwrite)  # again, as it is written: the conversions took time
         write_output(output, write_stream(members))
     except (OutputError, ImportError, ValueError) as exc:
         fail(str(exc))

@@ -65,13 +65,13 @@ def players(paths: tuple[str, ...], people: People, target: str | None, output: 
     file (-o writes a draft) given to stats, index and analyze with --aliases.
     """
     from bgrecord.names import alias_file, alias_rows
-    from bgrecord.outputs import OutputError, atomic_output, check_target
+    from bgrecord.outputs import OutputError, atomic_output, check_outputs
     from bgrecord.tables.players import Listing, failed_names, file_names
 
     inputs = gather(paths)
     if target:
         try:
-            check_target(target, inputs.files, overwrite)
+            check_outputs([(target, "file")], inputs.files, overwrite)
         except OutputError as exc:
             fail(str(exc))
     inputs.report()

@@ -49,7 +49,7 @@ def report(paths: tuple[str, ...], target: str, output: str | None, analyses: tu
     """
     from bgrecord.analysis.files import close_engines
     from bgrecord.cli.analyzing import RunReport
-    from bgrecord.outputs import OutputError, atomic_output, check_target
+    from bgrecord.outputs import OutputError, atomic_output, check_outputs
     from bgrecord.report.figures import Collector
     from bgrecord.report.sources import add_findings, failed_findings, file_findings, read_analysis
 
@@ -58,7 +58,7 @@ def report(paths: tuple[str, ...], target: str, output: str | None, analyses: tu
     html = output == "html" if output else target.lower().endswith((".html", ".htm"))
     inputs = gather(paths)
     try:
-        check_target(target, [*inputs.files, *analyses], overwrite)
+        check_outputs([(target, "file")], [*inputs.files, *analyses], overwrite)
     except OutputError as exc:
         fail(str(exc))
     inputs.report()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 STOP_GRACE = 1.5  # seconds a stopped worker has to remove its temporary files before it is killed
 
@@ -42,7 +42,7 @@ def _task(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...]
     try:
         return run_batch(work, files, arguments)
     except SystemExit as stop:  # only a stopping signal raises it in a worker (streams.stop_on_signals)
-        os._exit(stop.code if isinstance(stop.code, int) else 1)
+        _exit_for(stop)
 
 
 def end(pool: Any, stopping: bool) -> None:
@@ -111,4 +111,9 @@ def _started(parent: int) -> None:
         die_with_parent(signal.SIGTERM, parent)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)  # held since the fork (submit): what came meanwhile comes now
     except SystemExit as stop:  # stopped while it started: nothing to clean up yet
-        os._exit(stop.code if isinstance(stop.code, int) else 1)
+        _exit_for(stop)
+
+
+def _exit_for(stop: SystemExit) -> NoReturn:
+    """The worker ends at once with the stop's status (no cleanup of the parent's state)."""
+    os._exit(stop.code if isinstance(stop.code, int) else 1)
