@@ -252,7 +252,7 @@ class GameReplayer(Repairing):
         first, second = action.dice
         bad = not (1 <= first <= 6 and 1 <= second <= 6)
         if bad and repair is None:
-            self.breach("move", "bad-dice", f"dice {first}{second} are not two dice from 1 to 6", action)
+            self.breach("move", "bad-dice", _bad_dice(action.dice), action)
         if self.turn is None:  # the opening roll
             if first == second and not self.rules.opening_double and repair is None:
                 self.breach("move", "opening-double", "the opening roll cannot be a double", action)
@@ -302,7 +302,7 @@ class GameReplayer(Repairing):
     def illegal(self, action: Roll, before: Position, resolution: Resolution) -> None:
         error = resolution.error
         if not Dice(*action.dice).is_valid:
-            self.stop("move", "bad-dice", f"dice {action.dice[0]}{action.dice[1]} are not two dice from 1 to 6", action)
+            self.stop("move", "bad-dice", _bad_dice(action.dice), action)
         code = error.reason.code if error else Illegal.WRONG_DISTANCE.code
         hints = " or ".join(str(h) for h in resolution.hints)
         message = (error.message if error else "not a legal play") + f" (position {before.id()}, dice {Dice(*action.dice)})"
@@ -345,3 +345,7 @@ class GameReplayer(Repairing):
             out.issues += row_issues(self.match, self.game, told)
         if out.checked and self.result is not None:
             self.claims.check(self.result, out.repaired)
+
+
+def _bad_dice(dice: tuple[int, int]) -> str:
+    return f"dice {dice[0]}{dice[1]} are not two dice from 1 to 6"

@@ -46,7 +46,7 @@ def _legal_after(position: Position, roll: Roll) -> Position | None:
             moved[target] -= 1
     if any(count > side[point] for point, count in enumerate(moved)):
         return None  # more checkers leave a point than stand there or arrive: no order of the moves is legal
-    play = resolve(Position(position.sides, roll.player or 0), roll.dice, roll.moves, hints=False).play if Dice(*roll.dice).is_valid else None
+    play = resolve(mover, roll.dice, roll.moves, hints=False).play if Dice(*roll.dice).is_valid else None
     return play.position if play is not None else None
 
 

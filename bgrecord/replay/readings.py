@@ -97,7 +97,8 @@ def salvaged(action: Unreadable) -> tuple[Dice | None, tuple[MoveToken, ...]]:
 def _plays(index: int, before: Position, action: Roll) -> list[Repair]:
     """The plays a roll's written moves may have meant (none for more moves than any roll has)."""
     found: list[Repair] = []
-    if sum(len(token.points) - 1 for token in action.moves) > 8:
+    written = sum(len(token.points) - 1 for token in action.moves)
+    if written > 8:
         return found
     dice = Dice(*action.dice)
     mirrored = tuple(token._replace(points=tuple(mirror(point) for point in token.points)) for token in action.moves)
@@ -105,7 +106,6 @@ def _plays(index: int, before: Position, action: Roll) -> list[Repair]:
         play = resolve(before, dice, mirrored, hints=False).play
         if play is not None:
             found.append(Repair(index, "play", 0.3, "opponent-numbering", f"as {play}", play=play))
-    written = sum(len(token.points) - 1 for token in action.moves)
     for roll in ROLLS:
         if roll != dice and sorted(roll) != sorted(dice):
             play = resolve(before, roll, action.moves, hints=False).play

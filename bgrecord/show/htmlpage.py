@@ -43,7 +43,7 @@ def _geometry() -> dict[str, object]:
 def _step(record: StepRecord, viewpoint: int | None = None) -> list[object]:
     """One step as the script reads it (the field order is in htmlpage.js)."""
     position = record.board  # after the step, or before an action that does not replay as written
-    moves = " ".join(f"{m.source}/{m.target}" for m in record.played.play.moves) if record.played and position is record.after else ""
+    moves = " ".join(f"{m.source}/{m.target}" for m in record.played.play.moves) if record.played and record.shows_after else ""
     dice = f"{record.dice[0]}{record.dice[1]}" if record.dice and record.action == "move" and position is not None else ""
     notes = "; ".join(f"{i.severity.value} {i.code}: {i.message}" for i in record.issues)
     words = record.words

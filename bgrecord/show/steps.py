@@ -88,6 +88,11 @@ class StepRecord:
         replay as written (the position the director needs to see), or where nothing follows."""
         return self.position if self.repair is not None or self.after is None else self.after
 
+    @property
+    def shows_after(self) -> bool:
+        """Whether :attr:`board` is the position after the step (else before it)."""
+        return self.board is self.after
+
     def to_json(self) -> dict[str, Any]:
         position = self.position
         return {

@@ -23,7 +23,7 @@ def ascii_shown(record: StepRecord) -> str:
     not replay as written) as gnubg draws it, with the cube as it stands there, score and length."""
     position = record.board
     assert position is not None
-    after = position is record.after
+    after = record.shows_after
     on_roll = position.turn
     state = MatchState(cube=record.cube_after if after else record.cube, cube_owner=record.cube_owner_after if after else record.cube_owner,
                        player=on_roll, turn=on_roll, crawford=record.match_state.crawford, length=record.length, score=record.score)  # fmt: skip

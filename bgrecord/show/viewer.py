@@ -277,7 +277,7 @@ class Viewer:
 
     def before_said(self, record: StepRecord) -> str:
         """Where the board shown stands before the step (the action did not replay as written)."""
-        return "Before this step, as the record does not replay as written here. " if record.board is not record.after else ""
+        return "Before this step, as the record does not replay as written here. " if not record.shows_after else ""
 
     def pips(self) -> None:
         record = self.board_needed()
@@ -304,8 +304,9 @@ class Viewer:
     def board(self) -> None:
         record = self.board_needed()
         if record is not None:
-            if self.before_said(record):
-                self.say(self.before_said(record).rstrip())
+            before = self.before_said(record)
+            if before:
+                self.say(before.rstrip())
             for line in ascii_shown(record).splitlines():
                 self.say(line)
 

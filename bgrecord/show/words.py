@@ -81,24 +81,23 @@ def action_words(step: Step, name: str, opponent: str, result: GameResult | None
 def repaired_words(step: Step, name: str) -> str:
     """An action that does not replay as written: what the record says, and how the replay read it
     (``24/18 13/9``; ``left out``...)."""
-    action = step.action
-    if isinstance(action, Roll) and action.dice is not None:
-        written = one_line(" ".join(token.text for token in action.moves) or action.note or "no move")
-        said = f"{name} rolls {dice_words(action.dice)} and plays {written}"
-    else:
-        said = f"{name}: {one_line(action.text.strip())}"
-    return f"{said}, as written; replayed {one_line(step.repair or '')}"
+    return f"{_as_written(step.action, name)}, as written; replayed {one_line(step.repair or '')}"
 
 
 def unchecked_words(action: Action, name: str) -> str:
     """An action the replay could not follow (after an error), said as the record writes it."""
-    if isinstance(action, Roll) and action.dice is not None:
-        written = one_line(" ".join(token.text for token in action.moves) or action.note or "no move")
-        return f"{name} rolls {dice_words(action.dice)} and plays {written}, as written (not checked)"
-    if isinstance(action, CubeAction):
-        return f"{name}: {one_line(action.text.strip())}, as written (not checked)"
+    if isinstance(action, Roll) and action.dice is not None or isinstance(action, CubeAction):
+        return f"{_as_written(action, name)}, as written (not checked)"
     if isinstance(action, Result):
         return f"{name}: {one_line(action.text.strip())}, as written"
+    return f"{name}: {one_line(action.text.strip())}"
+
+
+def _as_written(action: Action, name: str) -> str:
+    """An action as the record writes it: a roll's dice and the play's text, else its text."""
+    if isinstance(action, Roll) and action.dice is not None:
+        written = one_line(" ".join(token.text for token in action.moves) or action.note or "no move")
+        return f"{name} rolls {dice_words(action.dice)} and plays {written}"
     return f"{name}: {one_line(action.text.strip())}"
 
 
