@@ -179,8 +179,7 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
       bgrecord find archive.sqlite 4HPwATDgc/ABMA --play '13/11 24/23'
     """
-    from bgrecord.tables.search import Wanted, occurrences
-    from bgrecord.tables.search import find as search
+    from bgrecord.tables.search import Wanted, count_in, find_in, searched
 
     try:
         wanted = Wanted.of(position, dice, cube, score, play, player)
@@ -188,14 +187,15 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
         raise click.BadParameter(str(exc), param_hint="--play" if play and "play" in str(exc) else "POSITION") from None
     shown = 0
     try:
-        total = occurrences(database, wanted) if output == "json" or limit else None
-        found = search(database, wanted, limit)
-        if output == "json":
-            shown = _json_document(wanted.position_id, total or 0, found)
-        else:
-            for row in found:
-                click.echo(_occurrence(row))
-                shown += 1
+        with searched(database) as index:  # opened once: counted and searched
+            total = count_in(index, wanted) if output == "json" or limit else None
+            found = find_in(index, wanted, limit)
+            if output == "json":
+                shown = _json_document(wanted.position_id, total or 0, found)
+            else:
+                for row in found:
+                    click.echo(_occurrence(row))
+                    shown += 1
     except (ValueError, ImportError) as exc:
         fail(str(exc))
     if output != "json":

@@ -34,10 +34,15 @@ def unpack(text: str, nchars: int, what: str) -> int:
 _RUNS = tuple("1" * count + "0" for count in range(CHECKERS + 1))  # a point's bits: a 1 a checker, then a 0
 
 
+def position_value(not_on_roll: Side, on_roll: Side) -> int:
+    """The 80 bits a Position ID encodes, of two sides (each in its own numbering), as an integer."""
+    bits = "".join(map(_RUNS.__getitem__, not_on_roll[1:26])) + "".join(map(_RUNS.__getitem__, on_roll[1:26]))  # points 1-24, then the bar
+    return int(bits[::-1], 2)  # the first bit is the least significant
+
+
 def encode_position_id(not_on_roll: Side, on_roll: Side) -> str:
     """The 14-character Position ID of two sides (each in its own numbering)."""
-    bits = "".join(map(_RUNS.__getitem__, not_on_roll[1:26])) + "".join(map(_RUNS.__getitem__, on_roll[1:26]))  # points 1-24, then the bar
-    return pack(int(bits[::-1], 2), 10, 14)  # the first bit is the least significant
+    return pack(position_value(not_on_roll, on_roll), 10, 14)
 
 
 def decode_position_id(position_id: str) -> tuple[Side, Side]:

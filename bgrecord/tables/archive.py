@@ -212,17 +212,14 @@ def _distinct(files: list[str]) -> dict[str, bytes]:
 
 
 def _with_old_files(work_copy: Working, files: list[str], report: IndexReport) -> list[str]:
-    """``files``, and those an older index listed (still on disk, and not among them)."""
-    if not work_copy.old_files:
-        return files
-    have = {resolved(name) for name in files}
+    """``files``, and those an older index listed that are still on disk (one among them is
+    kept once by :func:`_distinct`, which comes after)."""
     more = []
     for name in work_copy.old_files:
-        if not os.path.isfile(name):
-            report.not_found.append(name)
-        elif resolved(name) not in have:
-            have.add(resolved(name))
+        if os.path.isfile(name):
             more.append(name)
+        else:
+            report.not_found.append(name)
     return files + more
 
 

@@ -44,6 +44,11 @@ def engine_of(path: str | Path) -> str:
     return engine
 
 
+def sql_text(text: str) -> str:
+    """``text`` made safe inside an SQL string literal (its quotes doubled)."""
+    return text.replace("'", "''")
+
+
 class Database:
     """A DuckDB or SQLite file holding :data:`TABLES`: one small interface for both."""
 
@@ -140,15 +145,18 @@ class Database:
         if self.engine == "duckdb":
             import pandas as pd
 
-            frame = pd.DataFrame(list(rows), columns=list(types)).astype(_frame_types(types))  # noqa: F841 - read by DuckDB by name
-            self.connection.register("incoming", frame)
-            try:
-                self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
-            finally:
-                self.connection.unregister("incoming")
+            self.insert_frame(table, pd.DataFrame(list(rows), columns=list(types)).astype(_frame_types(types)))
         else:
             marks = ", ".join("?" * len(types))
             self.connection.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+
+    def insert_frame(self, table: str, frame: pd.DataFrame) -> None:
+        """A DataFrame's rows into ``table`` (DuckDB, which reads the frame where it is)."""
+        self.connection.register("incoming", frame)
+        try:
+            self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
+        finally:
+            self.connection.unregister("incoming")
 
     def insert(self, table: str, rows: Iterable[dict[str, Any]], types: dict[str, str] | None = None) -> None:
         """Rows given as dicts into ``table`` (a missing column is NULL)."""

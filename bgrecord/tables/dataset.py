@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bgrecord.extras import require
-from bgrecord.tables.database import SCHEMA_VERSION, Database
+from bgrecord.tables.database import SCHEMA_VERSION, Database, sql_text
 
 BUCKETS = 64
 ROW_GROUP = 16_384  # positions a row group: what a search reads of a bucket file
@@ -126,7 +126,7 @@ def opened(folder: str | Path) -> Database:
     if marker.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"{folder}: a dataset of another bgrecord (schema {marker.get('schema')}; this one reads {SCHEMA_VERSION})")
     connection = duckdb.connect(":memory:")
-    quoted = str(path).replace("'", "''")
+    quoted = sql_text(str(path))
     for name in FILES:
         connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{quoted}/{name}.parquet')")
     connection.execute("CREATE VIEW game_rows AS SELECT * FROM games")  # the games table holds its files' names: as the index's two

@@ -25,7 +25,7 @@ from typing import Any, Iterable, Sequence
 
 from bgrecord.core.moves import OFF, Move, Play, point_name
 from bgrecord.core.position import LegalPlay, Position
-from bgrecord.core.position_id import _RUNS, unpack
+from bgrecord.core.position_id import position_value, unpack
 from bgrecord.formats.limits import MAX_ACTIONS
 
 KINDS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win", "loss", "setup", "accept-resign", "reject-resign",
@@ -60,8 +60,7 @@ def position_key(position: Position) -> bytes:
     """The 10 bytes of the Position ID of ``position`` (from the side on roll): its base64 is
     the Position ID (the opponent's points, then the side on roll's, least significant bit
     first: :func:`bgrecord.core.position_id.encode_position_id`)."""
-    bits = "".join(map(_RUNS.__getitem__, position.opponent[1:26])) + "".join(map(_RUNS.__getitem__, position.on_roll[1:26]))
-    return int(bits[::-1], 2).to_bytes(10, "little")
+    return position_value(position.opponent, position.on_roll).to_bytes(10, "little")
 
 
 def key_of_id(position_id: str) -> bytes:

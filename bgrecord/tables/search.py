@@ -129,28 +129,33 @@ def _play_codes(position: Position, text: str, rolled: tuple[int, int] | None) -
 
 
 def find(path: str | Path, wanted: Wanted, limit: int | None = None, analysis: bool = True) -> Iterator[dict[str, Any]]:
-    """Every occurrence of the position in the index at ``path``, in file order, as it is
-    read: where (file, line and what it counts, match, game, move), what was done from it,
-    its identifiers; and with ``analysis``, the decisions analysed there (``analysis``, a
-    list, where the index holds an analysis; empty where none was made there)."""
+    """Every occurrence of the position in the index at ``path`` (:func:`find_in`)."""
+    with searched(path) as database:
+        yield from find_in(database, wanted, limit, analysis)
+
+
+def find_in(database: Database, wanted: Wanted, limit: int | None = None, analysis: bool = True) -> Iterator[dict[str, Any]]:
+    """Every occurrence of the position in an index opened by :func:`searched`, in file order,
+    as it is read: where (file, line and what it counts, match, game, move), what was done
+    from it, its identifiers; and with ``analysis``, the decisions analysed there
+    (``analysis``, a list, where the index holds an analysis; empty where none was made there)."""
     bound = f" LIMIT {int(limit)}" if limit else ""
     identifiers = _Identifiers(wanted.position_id)
-    with searched(path) as database:
-        condition, values = wanted.where(database.engine, database.buckets)
-        sql = f"SELECT {_COLUMNS} {_FROM} WHERE {condition} ORDER BY f.file, f.file_id, g.match, g.game, p.step{bound}"
-        judged = _Analyses(database) if analysis else None
-        for row in database.tuples(sql, values):
-            found = _found(row, wanted.position_id, identifiers)
-            if judged is not None and judged.present:
-                found["analysis"] = judged.at(row[12], row[13], row[14])
-            yield found
+    condition, values = wanted.where(database.engine, database.buckets)
+    sql = f"SELECT {_COLUMNS} {_FROM} WHERE {condition} ORDER BY f.file, f.file_id, g.match, g.game, p.step{bound}"
+    judged = _Analyses(database) if analysis else None
+    for row in database.tuples(sql, values):
+        found = _found(row, wanted.position_id, identifiers)
+        if judged is not None and judged.present:
+            found["analysis"] = judged.at(row[12], row[13], row[14])
+        yield found
 
 
-def occurrences(path: str | Path, wanted: Wanted) -> int:
-    """How many times the position occurs in the index at ``path`` (as :func:`find` asks)."""
-    with searched(path) as database:
-        condition, values = wanted.where(database.engine, database.buckets)
-        return int(database.query(f"SELECT count(*) {_FROM} WHERE {condition}", values)[0][0])
+def count_in(database: Database, wanted: Wanted) -> int:
+    """How many times the position occurs in an index opened by :func:`searched` (as
+    :func:`find_in` asks)."""
+    condition, values = wanted.where(database.engine, database.buckets)
+    return int(database.query(f"SELECT count(*) {_FROM} WHERE {condition}", values)[0][0])
 
 
 class _Identifiers:

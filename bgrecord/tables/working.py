@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from bgrecord.outputs import OutputError, held_signals
-from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of
+from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of, sql_text
 from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
@@ -74,11 +74,7 @@ class Working:
         values[:, 1] += np.repeat([first for first, _ in parts], [len(rows) // width for _, rows in parts])
         frame = pd.DataFrame(values, columns=list(POSITION_COLUMNS)).astype("Int64")
         frame.loc[values[:, 5] == NO_PLAY, "play"] = pd.NA
-        self.database.connection.register("incoming", frame)
-        try:
-            self.database.execute("INSERT INTO staged SELECT * FROM incoming")
-        finally:
-            self.database.connection.unregister("incoming")
+        self.database.insert_frame("staged", frame)
 
     def unstage(self, first: int, last: int) -> None:
         """Staged rows of the games numbered ``first`` to ``last`` taken out (rows that did not
@@ -228,13 +224,9 @@ def _copy(target: Path, temporary: Path) -> Database:
         database.execute("PRAGMA cache_size=-65536")  # 64 MB: the positions merged in order at the end
         return database
     database = Database(temporary, name=target)
-    database.execute(f"SET temp_directory = '{_quoted(str(temporary) + '.tmp')}'")
-    database.execute(f"ATTACH '{_quoted(str(target))}' AS old (READ_ONLY)")
+    database.execute(f"SET temp_directory = '{sql_text(str(temporary) + '.tmp')}'")
+    database.execute(f"ATTACH '{sql_text(str(target))}' AS old (READ_ONLY)")
     return database
-
-
-def _quoted(text: str) -> str:
-    return text.replace("'", "''")
 
 
 def _prepare(work: Working, target: Path, existing: bool, remake: bool) -> None:

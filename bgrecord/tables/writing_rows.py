@@ -105,7 +105,7 @@ class RowsWriter:
         pending, self.pending, self.positions = self.pending, [], 0
         if not pending:
             return
-        files, games, report = self.next_file, self.next_game, (len(self.report.copies), self.report.games, self.report.positions)
+        mark = self.mark()
         try:
             self.look_up([rows for rows, _ in pending])
             for rows, path in pending:
@@ -114,12 +114,12 @@ class RowsWriter:
         except Exception as exc:  # noqa: BLE001 - one file's rows do not go in: find which, the others go in
             if is_storage_error(exc):
                 raise
-            self.remove(files, games, report)
+            self.remove(mark)
             for rows, path in pending:
                 self.one(rows, path)
 
     def one(self, rows: IndexRows, path: bytes) -> None:
-        files, games, report = self.next_file, self.next_game, (len(self.report.copies), self.report.games, self.report.positions)
+        mark = self.mark()
         try:
             self.look_up([rows])
             self.write(rows, path)
@@ -127,7 +127,7 @@ class RowsWriter:
         except Exception as exc:  # noqa: BLE001 - as in flush
             if is_storage_error(exc):  # the disk, not the file's rows: the run fails, the index is left as it was
                 raise
-            self.remove(files, games, report)
+            self.remove(mark)
             problem = internal_issue(rows.path, exc).message
             self.report.problems.append((rows.path, problem, True))
             self.database.insert("files", [{"file_id": self.file_number(), "file": rows.path, "path": path, "games": 0, "problem": problem}])
@@ -196,9 +196,14 @@ class RowsWriter:
             else:
                 self.database.append(table, rows)
 
-    def remove(self, files: int, games: int, report: tuple[int, int, int]) -> None:
-        """What was written from file number ``files`` and game number ``games`` on, taken out
-        (and out of the report)."""
+    def mark(self) -> tuple[int, int, int, int, int]:
+        """Where the writing stands (the next file and game numbers, the report's counts), for
+        :meth:`remove` to go back to."""
+        return self.next_file, self.next_game, len(self.report.copies), self.report.games, self.report.positions
+
+    def remove(self, mark: tuple[int, int, int, int, int]) -> None:
+        """What was written since :meth:`mark` gave ``mark``, taken out (and out of the report)."""
+        files, games, copies, report_games, report_positions = mark
         self.tables = {}
         self.originals = {key: found for key, found in self.originals.items() if found[0] < files}
         self.database.execute("DELETE FROM game_rows WHERE game_id >= ?", [games])
@@ -206,5 +211,5 @@ class RowsWriter:
         self.database.execute("DELETE FROM files WHERE file_id >= ?", [files])
         self.work.unstage(games, self.next_game)
         self.next_file, self.next_game = files, games
-        del self.report.copies[report[0] :]
-        self.report.games, self.report.positions = report[1], report[2]
+        del self.report.copies[copies:]
+        self.report.games, self.report.positions = report_games, report_positions
