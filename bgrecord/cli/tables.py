@@ -63,16 +63,16 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     if plot and not plot.lower().endswith((".html", ".png")):
         raise click.BadParameter("the plot is written as .html or .png", param_hint="--plot")
     outputs = [(games_out, None), (players_out, "players"), (matches_out, "matches"), (dice_out, "dice")]
-    named = [(path, kind) for path, kind in outputs if path]
+    named = [(path, kind, format_of(path, table_format)) for path, kind in outputs if path]
     inputs = gather(paths)
     games_format = format_of(games_out, table_format)
-    if any(format_of(path, table_format) == "dataset" for path, kind in named if kind):
+    if any(fmt == "dataset" for _, kind, fmt in named if kind):
         raise click.BadParameter("a dataset is for the games table (-o); the other tables are small", param_hint="--format")
     try:
-        targets = [(path, "folder" if format_of(path, table_format) == "dataset" else "file") for path, _ in named]
+        targets = [(path, "folder" if fmt == "dataset" else "file") for path, _, fmt in named]
         check_outputs(targets + ([(plot, "file")] if plot else []), inputs.files, overwrite)
-        for path, _ in named:
-            needs(format_of(path, table_format))
+        for _, _, fmt in named:
+            needs(fmt)
         if dice_out:
             require("scipy.stats")  # the dice table's chi-square tests
         if plot:
@@ -110,8 +110,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
                 if not guarded(found.path, take, _said):
                     problems += 1
             problems += batch.close()
-        for path, kind in named[1:]:
-            write_table(getattr(summary, str(kind))(), path, format_of(path, table_format))
+        for path, kind, fmt in named[1:]:
+            write_table(getattr(summary, str(kind))(), path, fmt)
         if plot:
             from bgrecord.tables.plot import report
 
