@@ -24,6 +24,7 @@ on a loaded one, compare the ratios, not the seconds.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -175,17 +176,27 @@ def subset(root: Path, made: list[tuple[str, int]], games: int) -> tuple[Path, i
 # --- measuring ---
 
 
+# A process's peak memory counts the pages of the process it was forked from (Linux keeps the
+# high-water mark across exec), and this one holds the archive's manifest: each command is
+# started by a small launcher of its own, whose few pages are all its command inherits.
+_LAUNCHER = """
+import json, os, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+error = process.stderr.read().decode(errors="replace")
+_, status, usage = os.wait4(process.pid, 0)
+print(json.dumps([time.perf_counter() - start, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status), error[-2000:]]))
+"""
+
+
 def run(arguments: list[str]) -> tuple[float, int, float]:
     """Seconds, peak memory (KB, of the command's largest process) and CPU seconds (of all its
     processes: what the machine's load touches least) of a bgrecord command."""
-    start = time.perf_counter()
-    process = subprocess.Popen([*BGRECORD, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    error = process.stderr.read().decode(errors="replace") if process.stderr else ""
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"bgrecord {' '.join(arguments)} failed:\n{error[-2000:]}")
-    return seconds, int(usage.ru_maxrss), usage.ru_utime + usage.ru_stime
+    done = subprocess.run([sys.executable, "-c", _LAUNCHER, *BGRECORD, *arguments], capture_output=True, text=True, check=True)
+    seconds, peak, cpu, status, error = json.loads(done.stdout)
+    if status not in (0, 1):
+        raise SystemExit(f"bgrecord {' '.join(arguments)} failed:\n{error}")
+    return seconds, int(peak), cpu
 
 
 def find_latency(database: Path, folder: Path) -> tuple[float, float]:
@@ -211,20 +222,27 @@ def find_latency(database: Path, folder: Path) -> tuple[float, float]:
 
 
 def measure(folder: Path, games: int, work: Path, jobs: int, commands: list[str]) -> dict[str, Any]:
+    """Each command's figures, each also said on stderr as soon as it is measured (a long
+    run cut short keeps what it measured)."""
     found: dict[str, Any] = {"games": games}
+
+    def said(name: str, value: Any) -> None:
+        found[name] = value
+        print(f"  {games:,} games: {name}: {value}", file=sys.stderr, flush=True)
+
     j = ["-j", str(jobs), "-q"]
     if "validate" in commands:
-        found["validate"] = run(["validate", *j, str(folder)])
+        said("validate", run(["validate", *j, str(folder)]))
     if "stats" in commands:
-        found["stats"] = run(["stats", *j, str(folder), "-o", str(work / "games.csv"), "--overwrite"])
+        said("stats", run(["stats", *j, str(folder), "-o", str(work / "games.csv"), "--overwrite"]))
     for engine in ("sqlite", "duckdb"):
         if engine not in commands:
             continue
         target = work / f"index.{engine}"
         target.unlink(missing_ok=True)
-        found[f"index {engine}"] = run(["index", *j, str(folder), "-o", str(target)])
-        found[f"bytes {engine}"] = target.stat().st_size
-        found[f"find {engine}"] = find_latency(target, folder)
+        said(f"index {engine}", run(["index", *j, str(folder), "-o", str(target)]))
+        said(f"bytes {engine}", target.stat().st_size)
+        said(f"find {engine}", find_latency(target, folder))
     return found
 
 

@@ -67,16 +67,23 @@ def check_stdout() -> None:
 def same_file(first: str | Path, second: str | Path) -> bool:
     """Whether two names are one file; ``-`` stands for the standard stream (input or
     output) when it is a regular file."""
-    try:
-        return os.path.samestat(_stat(first), _stat(second))
-    except OSError:
-        if STDOUT in (str(first), str(second)):
-            return False
-        return Path(first).resolve() == Path(second).resolve()
+    found = _stat_or_none(first), _stat_or_none(second)
+    if found[0] is not None and found[1] is not None:
+        return os.path.samestat(found[0], found[1])
+    if found != (None, None) or STDOUT in (str(first), str(second)):
+        return False  # a file and a name of none are two (and no name is resolved: an archive's inputs are many)
+    return Path(first).resolve() == Path(second).resolve()
 
 
 def _stat(name: str | Path) -> os.stat_result:
     return os.fstat(0) if str(name) == STDOUT else os.stat(name)
+
+
+def _stat_or_none(name: str | Path) -> os.stat_result | None:
+    try:
+        return _stat(name)
+    except OSError:
+        return None
 
 
 def _stdout_is(source: str | Path) -> bool:
@@ -102,11 +109,12 @@ def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrit
                                   "bgrecord never writes over an input")  # fmt: skip
         return
     path = Path(target)
+    within = os.path.join(os.path.realpath(path), "")  # a folder output: no input under it
     for source in inputs:
         if same_file(source, path):
             what = "standard input" if str(source) == STDOUT else "an input"
             raise OutputError(f"{path}: this is {what}: bgrecord never writes over an input")
-        if folder and str(source) != STDOUT and path.resolve() in Path(source).resolve().parents:
+        if folder and str(source) != STDOUT and os.path.realpath(source).startswith(within):
             raise OutputError(f"{path}: holds an input ({source}): bgrecord never writes over an input")
     try:
         mode = path.stat().st_mode

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -207,3 +208,21 @@ def test_workers_leave_ctrl_c_to_the_main_process(monkeypatch: pytest.MonkeyPatc
     assert len(made) == 1
     with real(max_workers=1, initializer=made[0]["initializer"], initargs=made[0]["initargs"]) as pool:  # type: ignore[arg-type]
         assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+
+
+@pytest.mark.parametrize("document", [
+    {}, {"files": []}, {"files": [], "summary": {"files": 0}},
+    {"files": [{"path": "a\nb é", "issues": [{"line": 1, "nested": {"x": [1, 2, []]}}]}, {}], "summary": {"games": 2}, "problems": ["x"]},
+    {"position_id": "4HPwATDgc/ABMA", "total": 2, "occurrences": [{"file": "\u2028", "play": None}, {"dice": "52"}]},
+])  # fmt: skip
+def test_a_streamed_json_document_has_the_bytes_of_json_dumps(document: dict[str, object]) -> None:
+    """validate's and find's documents are written field by field, a list item by item as it
+    comes: the bytes are json.dumps(indent=2)'s, whatever the lists hold."""
+    from bgrecord.cli.common import echo_json_object
+
+    @click.command()
+    def write() -> None:
+        echo_json_object((key, iter(value) if isinstance(value, list) else value) for key, value in document.items())
+
+    result = CliRunner().invoke(write, [])
+    assert result.exit_code == 0 and result.output == json.dumps(document, indent=2, ensure_ascii=False) + "\n"

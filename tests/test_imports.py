@@ -55,3 +55,43 @@ def test_find_loads_neither_pandas_nor_the_readers(tmp_path: Path) -> None:
         f"try:\n    main(['find', {str(database)!r}, '4HPwATDgc/ABMA', '--format', 'json'])\nexcept SystemExit:\n    pass"
     )
     assert "bgrecord.tables.search" in modules and not modules & {"lark", "pandas", "numpy", "bgrecord.formats.reader", "bgrecord.replay"}
+
+
+def test_index_into_sqlite_loads_neither_pandas_nor_numpy(tmp_path: Path) -> None:
+    """An index run's tables are rows, not frames: the main process starts its workers without
+    pandas (a worker forked from it inherits what it loaded), and SQLite needs neither."""
+    database = tmp_path / "archive.sqlite"
+    modules = loaded_after(
+        "from bgrecord.cli import main\n"
+        f"try:\n    main(['index', {str(ROOT / 'samples')!r}, '-o', {str(database)!r}, '-q'])\nexcept SystemExit:\n    pass"
+    )
+    assert database.stat().st_size > 0
+    assert "bgrecord.tables.archive" in modules and not modules & {"pandas", "numpy"}
+
+
+def test_find_in_duckdb_loads_only_duckdbs_core(tmp_path: Path) -> None:
+    """``bgrecord find`` on a DuckDB index opens it with DuckDB's compiled core: the package's
+    Python layer (and pandas, numpy) is not loaded, and what is found is what SQLite's index finds."""
+    import pytest
+
+    pytest.importorskip("duckdb", reason="the db extra (DuckDB) is not installed")
+    from bgrecord.cli import main as cli
+
+    found = {}
+    for engine in ("duckdb", "sqlite"):
+        database = tmp_path / f"archive.{engine}"
+        try:
+            cli(["index", str(ROOT / "samples" / "bbgt-two-matches.mat"), "-o", str(database), "-q"])
+        except SystemExit:
+            pass
+        script = (
+            "from bgrecord.cli import main\n"
+            f"try:\n    main(['find', {str(database)!r}, '4HPwATDgc/ABMA', '--format', 'json'])\nexcept SystemExit:\n    pass"
+        )
+        done = subprocess.run([sys.executable, "-c", script + "\nimport sys; print(sorted(sys.modules))"], capture_output=True, text=True,
+                              check=True, cwd=ROOT)  # fmt: skip
+        document, _, modules = done.stdout.rpartition("\n[")
+        found[engine] = json.loads(document)
+        if engine == "duckdb":
+            assert "'_duckdb'" in modules and not {"'duckdb'", "'pandas'", "'numpy'"} & set(modules.rstrip("]\n").split(", "))
+    assert found["duckdb"] == found["sqlite"] and found["duckdb"]["occurrences"]

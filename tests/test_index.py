@@ -358,3 +358,17 @@ def test_the_occurrences_view_reads_the_small_integers_as_the_positions_rows_say
     for row in view:  # as recorded (52 or 25); the positions rows write the higher die first
         row["dice"] = None if row["dice"] is None else f"{max(divmod(row['dice'], 10))}{min(divmod(row['dice'], 10))}"
     same_table(view, expected, columns, "occurrences")
+
+
+@pytest.mark.parametrize("size", [10, 8192, 8193, 200_000])
+def test_a_files_content_key_is_its_bytes_hash_whether_read_already_or_streamed(tmp_path: Path, size: int) -> None:
+    """A small file is hashed from the bytes read with its head, a larger one as a stream: the
+    key is the same function of the bytes either way (an index built before knows the file)."""
+    import hashlib
+
+    data = bytes(random.Random(size).randrange(256) for _ in range(size))
+    path = tmp_path / "file.mat"
+    path.write_bytes(data)
+    source = Input.named(str(path))
+    assert (source.read_already() is not None) == (size <= 8192)
+    assert content_key(source) == content_key(Input.of(data)) == hashlib.sha256(data).hexdigest()[:16]

@@ -158,6 +158,23 @@ def test_convert_never_writes_over_its_input_nor_an_output_unasked(tmp_path: Pat
     assert target.read_text().startswith(" 0 point match") or "point match" in target.read_text()
 
 
+def test_an_output_is_refused_whatever_name_or_link_says_it_is_an_input(tmp_path: Path) -> None:
+    """An output is checked against every input by what the names are on the disk (the same
+    file, a link to it, a folder holding it), and a name of no file is never one of them."""
+    from bgrecord.outputs import OutputError, check_target
+
+    source = write(tmp_path / "in", "x.mat", CLEAN.read_text())
+    (tmp_path / "link.mat").symlink_to(source)
+    (tmp_path / "folder").symlink_to(tmp_path / "in")
+    inputs = [str(tmp_path / "other.mat"), str(source)]
+    for name, folder in ((tmp_path / "link.mat", False), (tmp_path / "in" / ".." / "in" / "x.mat", False), (tmp_path / "folder", True)):
+        with pytest.raises(OutputError, match="never writes over an input"):
+            check_target(name, inputs, overwrite=True, folder=folder)
+    check_target(tmp_path / "new.mat", inputs)  # names no file: none of the inputs
+    check_target(tmp_path / "new", inputs, folder=True)
+    check_target(tmp_path / "in-", [str(tmp_path / "in-other" / "x.mat")], folder=True)  # a folder whose name begins another's is not it
+
+
 def test_convert_mirrors_folders_so_same_names_stay_apart(tmp_path: Path) -> None:
     for folder in ("2019/a", "2020/a", "2020/b"):
         write(tmp_path / "in", f"{folder}/final.mat", CLEAN.read_text())

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
 from bgrecord.cli.common import (
     each_file,
+    echo_json_object,
     gather,
     jobs_option,
     output_format,
@@ -19,6 +20,9 @@ from bgrecord.cli.common import (
 )
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import Severity, count
+
+if TYPE_CHECKING:
+    from bgrecord.replay.validate import FileReport
 
 
 @click.command()
@@ -76,20 +80,32 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
 
     inputs = gather(paths)
     inputs.report()
-    reports = list(each_file(validate_file, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_report))
-    totals = {severity: sum(report.count(severity) for report in reports) for severity in Severity}
-    games = sum(report.games for report in reports)
-    failed = any(report.failure or report.internal for report in reports)
+    totals = {severity: 0 for severity in Severity}
+    games, failed = 0, False
+    shown = {Severity.ERROR} | ({Severity.WARNING} if strict else set()) if quiet else set(Severity)
+
+    def reported() -> Iterator[FileReport]:
+        """Each file's report as it comes, counted (none held: an archive's run in flat memory)."""
+        nonlocal games, failed
+        for report in each_file(validate_file, inputs.files, (rules,), jobs, quiet, scheduler=scheduler, failed=failed_report):
+            for severity in Severity:
+                totals[severity] += report.count(severity)
+            games += report.games
+            failed = failed or bool(report.failure or report.internal)
+            yield report
+
     if output == "json":
-        summary = {"files": len(inputs.files), "games": games, "errors": totals[Severity.ERROR],
-                   "warnings": totals[Severity.WARNING], "infos": totals[Severity.INFO]}  # fmt: skip
-        document: dict[str, Any] = {"files": [report.to_json() for report in reports], "summary": summary}
-        if inputs.problems:
-            document["problems"] = inputs.problems
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+
+        def fields() -> Iterator[tuple[str, Any]]:
+            yield "files", (report.to_json() for report in reported())
+            yield "summary", {"files": len(inputs.files), "games": games, "errors": totals[Severity.ERROR],
+                              "warnings": totals[Severity.WARNING], "infos": totals[Severity.INFO]}  # fmt: skip
+            if inputs.problems:
+                yield "problems", inputs.problems
+
+        echo_json_object(fields())
     else:
-        shown = {Severity.ERROR} | ({Severity.WARNING} if strict else set()) if quiet else set(Severity)
-        for report in reports:
+        for report in reported():
             if report.failure:
                 click.echo(f"bgrecord: {one_line(report.path)}: {report.failure}", err=True)
             for issue in report.issues:

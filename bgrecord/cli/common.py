@@ -54,6 +54,30 @@ class Nothing(Failure):
     exit_code = 1
 
 
+def echo_json_object(fields: Iterable[tuple[str, Any]]) -> None:
+    """A JSON object written as ``json.dumps(indent=2, ensure_ascii=False)`` writes it, field by
+    field as ``fields`` gives them: a value that is an iterator is a list written item by item
+    as it comes (an archive's files, a position's occurrences: never held whole), so a field
+    after it may be made from what went before (a summary)."""
+    import json
+
+    click.echo("{", nl=False)
+    written = 0
+    for key, value in fields:
+        click.echo(("," if written else "") + "\n  " + json.dumps(key, ensure_ascii=False) + ": ", nl=False)
+        written += 1
+        if not isinstance(value, Iterator):
+            click.echo(json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  "), nl=False)
+            continue
+        items = 0
+        click.echo("[", nl=False)
+        for item in value:
+            click.echo(("," if items else "") + "\n    " + json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n    "), nl=False)
+            items += 1
+        click.echo("\n  ]" if items else "]", nl=False)
+    click.echo("\n}" if written else "}")
+
+
 def fail(message: str) -> NoReturn:
     raise Failure(message)
 

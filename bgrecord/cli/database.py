@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import click
 
-from bgrecord.cli.common import STDIN, count_range, each_file, fail, gather, jobs_option, quiet_option, rules_option, scheduler_option
+from bgrecord.cli.common import (
+    STDIN,
+    count_range,
+    each_file,
+    echo_json_object,
+    fail,
+    gather,
+    jobs_option,
+    quiet_option,
+    rules_option,
+    scheduler_option,
+)
 from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
@@ -68,15 +78,16 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
         fail(str(exc))
     inputs.report()
 
-    def work(units: list[tuple[str, str | None]]) -> Any:
-        return each_file(index_rows, units, (rules,), jobs, quiet, sizes=[name for name, _ in units], scheduler=scheduler, failed=failed_rows)
+    def work(units: list[Any]) -> Any:  # a unit: a file's name, or its name and the content key the index has
+        sizes = [unit if isinstance(unit, str) else unit[0] for unit in units]
+        return each_file(index_rows, units, (rules,), jobs, quiet, sizes=sizes, scheduler=scheduler, failed=failed_rows)
 
     def waiting() -> None:
         click.echo(f"bgrecord: {one_line(target)}: another bgrecord index is writing it: waiting for it to finish", err=True)
 
     tables = _analysis_tables(analyses, target)
     folders = [path for path in paths if path != STDIN and Path(path).is_dir()]
-    files = [str(Path(name)) for name in inputs.files]
+    files = inputs.files = [str(Path(name)) for name in inputs.files]  # one list of the names held (an archive's may be long)
     try:
         if kind == "dataset":
             report = _dataset(target, files, work, dedupe, folders, people)
@@ -207,16 +218,16 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
 
 
 def _json_document(position_id: str, total: int, found: Any) -> int:
-    """``{"position_id", "total", "occurrences": [...]}`` as json.dumps(indent=2) writes it,
-    each occurrence written as it comes; how many."""
-    head = json.dumps({"position_id": position_id, "total": total}, indent=2, ensure_ascii=False)
-    click.echo(head[:-2] + ',\n  "occurrences": [', nl=False)
+    """``{"position_id", "total", "occurrences": [...]}``, each occurrence written as it comes; how many."""
     shown = 0
-    for row in found:
-        body = json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n    ")
-        click.echo(("," if shown else "") + "\n    " + body, nl=False)
-        shown += 1
-    click.echo("\n  ]\n}" if shown else "]\n}")
+
+    def each() -> Iterator[dict[str, Any]]:
+        nonlocal shown
+        for row in found:
+            shown += 1
+            yield row
+
+    echo_json_object([("position_id", position_id), ("total", total), ("occurrences", each())])
     return shown
 
 

@@ -179,7 +179,7 @@ def _point(text: str) -> int:
     return 25 if name in ("bar", "b") else 0 if name in ("off", "o") else int(name)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def move_token(written: str, offset: int) -> MoveToken:
     """One move as written (``13/7*/4(2)``, ``bar/22*``), already checked by the grammar
     (cached: the same moves recur at the same places of their cells)."""
@@ -231,7 +231,7 @@ Notice = tuple[Severity, str, str]
 """What the reader says of a cell where it stands: (severity, code, message)."""
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def read_cell(text: str) -> tuple[tuple[Any, ...], tuple[Notice, ...]]:
     """:func:`cell_meaning`, and what is said of how the cell was read: a hit mark glued to
     the next move, "and wins the match", a resignation in other words, a cell that does not

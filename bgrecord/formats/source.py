@@ -253,6 +253,12 @@ class Input:
                     self._head = stream.read(size)
         return self._head[:size]
 
+    def read_already(self) -> bytes | None:
+        """Every byte, where the input is small enough that they were read with its first
+        bytes (no other read); else None."""
+        self._ready()
+        return self._whole_head()
+
     def _whole_head(self) -> bytes | None:
         """The first bytes read, where they are all the bytes there are (a small input): read
         once, for recognising the format and for the text."""

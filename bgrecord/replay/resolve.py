@@ -120,7 +120,7 @@ def _written(moves: tuple[MoveToken, ...]) -> _Written:
         steps += chain
         if marked:
             marks += marked
-    if len(_WRITTEN) >= 65536:
+    if len(_WRITTEN) >= 16384:
         _WRITTEN.clear()
     written = _WRITTEN[id(moves)] = (moves, _Written(Play(tuple(steps)), frozenset(marks) if marks else _NO_MARKS))
     return written[1]

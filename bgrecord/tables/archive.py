@@ -36,12 +36,12 @@ from bgrecord.tables.database import Database
 from bgrecord.tables.positions import ANSWERS, position_hash, position_key, row_of
 from bgrecord.tables.schema import POSITION_COLUMNS, SUMMARIES
 from bgrecord.tables.spool import Oversized, Spool
-from bgrecord.tables.stats import GAME_COLUMNS, Tables, file_rows
+from bgrecord.tables.stats import SUMMED_COLUMNS, Tables, file_rows
 from bgrecord.tables.working import Working, working
 from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
 from bgrecord.writing.writers import mat_rows
 
-MATCHES_AT_ONCE = 10_000  # summed matches written at a time: the matches table in flat memory
+MATCHES_AT_ONCE = 2_000  # summed matches written at a time: the matches table in flat memory (a few MB)
 
 # --- one file's rows ---
 
@@ -56,27 +56,29 @@ def game_positions(game: int, out: GameReplay, into: array[int]) -> tuple[int | 
     starts: list[tuple[int, int, bytes]] = []
     base: int | None = None
     follows: Any = None  # the sides the plays so far lead to
+    extend = into.extend
     for step_number, (step, move) in enumerate(zip(out.steps, mat_rows(out.steps)), 1):
         kind = step.kind
-        position = step.before if kind == "move" else step.after  # a set-up: the position it sets
+        moved = kind == "move"
+        position = step.before if moved else step.after  # a set-up: the position it sets
         if position is None:
             continue
         setup = step.action if kind == "setup" and isinstance(step.action, SetPosition) else None
-        actor = position.turn if setup else step.player if step.player is not None else 0
+        actor = position.turn if setup else step.player or 0
         mover = 1 - actor if kind in ANSWERS else actor  # an answer: seen from the side of the offer it answers
-        to_play = kind == "move" or setup is not None and setup.on_roll is not None  # a position file's dice are still to play
-        dice = step.dice if to_play and step.dice else None
+        to_play = moved or setup is not None and setup.on_roll is not None  # a position file's dice are still to play
+        dice = step.dice if to_play else None
         line = step.action.line
         if base is None:
             base = line - (move or 0)
         sides = position.sides
-        if sides != follows:
+        if sides is not follows and sides != follows:
             starts.append((game, step_number, position_key(Position(sides, mover))))
-        played = kind == "move" and step.play is not None and step.after is not None
-        follows = step.after.sides if played and step.after is not None else sides
-        _, place, act, play = row_of(step_number, move, line - base - (move or 0), kind, mover, dice, step.cube, step.cube_owner,
-                                     step.play if kind == "move" else None)  # fmt: skip
-        into.extend((position_hash(sides[mover], sides[1 - mover]), game, step_number, place, act, NO_PLAY if play is None else play))
+        after = step.after
+        follows = after.sides if moved and step.play is not None and after is not None else sides
+        _, place, act, play = row_of(step_number, move, line - base - (move or 0), kind, mover, dice or None, step.cube, step.cube_owner,
+                                     step.play if moved else None)  # fmt: skip
+        extend((position_hash(sides[mover], sides[1 - mover]), game, step_number, place, act, NO_PLAY if play is None else play))
     return base, starts
 
 
@@ -101,7 +103,7 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
         before = len(chunk)
         base, found = game_positions(len(games), out, chunk)
         count += (len(chunk) - before) // len(POSITION_COLUMNS)
-        games.append((base, rules_for(match, rules).jacoby and not match.length, in_match[number]))
+        games.append((base, not match.length and rules_for(match, rules).jacoby, in_match[number]))  # Jacoby: money play's
         if len(chunk) >= POSITIONS_A_CHUNK * len(POSITION_COLUMNS):
             positions.extend([chunk])
             chunk = array("q")
@@ -143,34 +145,36 @@ def resolved(name: str) -> bytes:
     return os.fsencode(os.path.realpath(name))
 
 
-Work = Callable[[list[tuple[str, str | None]]], Iterable[IndexRows]]
+Unit = str | tuple[str, str | None]  # a file to read: its name, or its name and the content key the index has for it
+Work = Callable[[list[Unit]], Iterable[IndexRows]]
+Known = dict[int, tuple[int, str | None]]  # by a file's place in the run: the index's number and content key (None: it gave no games)
 
 
 def index(target: str | Path, files: list[str], work: Work, dedupe: bool = False, waiting: Callable[[], None] | None = None,
           folders: Sequence[str] = (), people: People = NO_ALIASES) -> IndexReport:  # fmt: skip
     """Bring the index ``target`` up to date with ``files`` (found in ``folders``, or named):
-    ``work(units)`` gives the rows of each ``(file, known content key)`` in order (see
-    :func:`index_rows`); files of the index under ``folders`` that are gone from the disk are
-    taken out; copies of an indexed file are listed, not counted again; the players and dice
-    tables count ``people`` (an aliases table) as one person each."""
+    ``work(units)`` gives the rows of each unit in order (a file's name, or its name and the
+    content key the index has for it: see :func:`index_rows`); files of the index under
+    ``folders`` that are gone from the disk are taken out; copies of an indexed file are
+    listed, not counted again; the players and dice tables count ``people`` (an aliases
+    table) as one person each. What is held a file is its name and resolved path: an
+    archive of many files in little memory."""
     report = IndexReport()
     with working(target, waiting) as work_copy:
         database = work_copy.database
         report.remade_from = work_copy.remade_from
-        named = _distinct(_with_old_files(work_copy, files, report))
-        files = list(named)
-        known = _known(database, named)
-        gone = _gone(database, folders, {path for path, _ in known.values()})
+        files, paths = _distinct(_with_old_files(work_copy, files, report))
+        known = _known(database, paths)
+        gone = _gone(database, folders)
         numbers = database.query("SELECT COALESCE(MAX(file_id), 0) + 1, (SELECT COALESCE(MAX(game_id), 0) + 1 FROM game_rows) FROM files")[0]
         writer = RowsWriter(work_copy, report, int(numbers[0]), int(numbers[1]))
         purged = [file_id for file_id, _ in gone]
         report.removed = [name for _, name in gone]
         _remove_files(database, purged)
-        units = [(name, _key(known[name][1])) for name in files]
-        _write(work, units, known, writer, purged, report)
+        _write(work, files, paths, known, writer, purged, report)
         writer.flush()
-        orphans = _orphaned_copies(database)  # their original changed or is gone: read again
-        _write(work, [(name, None) for name in orphans], orphans, writer, purged, report)
+        files, paths, known = _orphaned_copies(database)  # their original changed or is gone: read again
+        _write(work, files, paths, known, writer, purged, report)
         writer.flush()
         _drop_games(work_copy, purged)
         _mark_duplicates(database)
@@ -178,14 +182,11 @@ def index(target: str | Path, files: list[str], work: Work, dedupe: bool = False
     return report
 
 
-def _key(found: tuple[int, str | None] | None) -> str | None:
-    return found[1] if found is not None else None
-
-
-def _write(work: Work, units: list[tuple[str, str | None]], known: dict[str, tuple[bytes, tuple[int, str | None] | None]],
-           writer: RowsWriter, purged: list[int], report: IndexReport) -> None:  # fmt: skip
-    for (name, _), rows in zip(units, work(units)):
-        path, before = known.get(name) or (resolved(name), None)
+def _write(work: Work, files: list[str], paths: list[bytes], known: Known, writer: RowsWriter, purged: list[int],
+           report: IndexReport) -> None:  # fmt: skip
+    units: list[Unit] = [(name, known[place][1]) if place in known else name for place, name in enumerate(files)]
+    for place, rows in enumerate(work(units)):
+        name, before = files[place], known.get(place)
         if rows.unchanged:
             report.unchanged.append(name)
             continue
@@ -195,20 +196,21 @@ def _write(work: Work, units: list[tuple[str, str | None]], known: dict[str, tup
             (report.retried if before[1] is None else report.replaced).append(name)
             purged.append(before[0])
             _remove_files(writer.database, [before[0]])
-        writer.add(rows, path)
+        writer.add(rows, paths[place])
 
 
-def _distinct(files: list[str]) -> dict[str, bytes]:
-    """Each file once, whatever the path that names it (the first name given), with its
+def _distinct(files: list[str]) -> tuple[list[str], list[bytes]]:
+    """Each file once, whatever the path that names it (the first name given), and its
     resolved path."""
     seen: set[bytes] = set()
-    kept = {}
+    kept, paths = [], []
     for name in files:
         path = resolved(name)
         if path not in seen:
             seen.add(path)
-            kept[name] = path
-    return kept
+            kept.append(name)
+            paths.append(path)
+    return kept, paths
 
 
 def _with_old_files(work_copy: Working, files: list[str], report: IndexReport) -> list[str]:
@@ -223,27 +225,27 @@ def _with_old_files(work_copy: Working, files: list[str], report: IndexReport) -
     return files + more
 
 
-def _known(database: Database, named: dict[str, bytes]) -> dict[str, tuple[bytes, tuple[int, str | None] | None]]:
-    """Each file's resolved path, and the index's number and content key for it (None: new)."""
-    files, paths = list(named), list(named.values())
+def _known(database: Database, paths: list[bytes]) -> Known:
+    """The files the index has among ``paths`` (by their place there)."""
+    if not database.query("SELECT 1 FROM files LIMIT 1"):  # a new index: nothing to look up
+        return {}
     database.execute("CREATE TEMPORARY TABLE run (seq BIGINT, path BLOB)")
     try:
         database.append("run", list(enumerate(paths)), {"seq": "Int64", "path": "bytes"})
-        found = {int(seq): (int(file_id), key) for seq, file_id, key in
-                 database.tuples("SELECT run.seq, files.file_id, files.file_key FROM run JOIN files ON files.path = run.path")}  # fmt: skip
+        return {int(seq): (int(file_id), key) for seq, file_id, key in
+                database.tuples("SELECT run.seq, files.file_id, files.file_key FROM run JOIN files ON files.path = run.path")}  # fmt: skip
     finally:
         database.execute("DROP TABLE run")
-    return {name: (path, found.get(seq)) for seq, (name, path) in enumerate(zip(files, paths))}
 
 
-def _gone(database: Database, folders: Sequence[str], present: set[bytes]) -> list[tuple[int, str]]:
+def _gone(database: Database, folders: Sequence[str]) -> list[tuple[int, str]]:
     """The indexed files under ``folders`` that are no longer on the disk (a file there but not
     read this run, in a folder that could not be read, stays)."""
     gone = []
     for folder in folders:
         prefix = resolved(folder).rstrip(b"/")
         for file_id, name, path in database.tuples("SELECT file_id, file, path FROM files WHERE path > ? AND path < ?", [prefix + b"/", prefix + b"0"]):
-            if path not in present and not os.path.lexists(os.fsdecode(path)):
+            if not os.path.lexists(os.fsdecode(path)):
                 gone.append((int(file_id), str(name)))
     return sorted(set(gone))
 
@@ -254,11 +256,11 @@ def _remove_files(database: Database, file_ids: Sequence[int]) -> None:
         database.execute("DELETE FROM files WHERE file_id = ?", [file_id])
 
 
-def _orphaned_copies(database: Database) -> dict[str, tuple[bytes, tuple[int, str | None] | None]]:
+def _orphaned_copies(database: Database) -> tuple[list[str], list[bytes], Known]:
     """Copies whose original changed or left the index: to read again (named by their
-    resolved path), as :func:`_known` gives them."""
+    resolved path), as :func:`_distinct` and :func:`_known` give them."""
     found = database.query("SELECT file_id, path FROM files WHERE copy_of IS NOT NULL AND copy_of NOT IN (SELECT file_id FROM files)")
-    return {os.fsdecode(path): (bytes(path), (int(file_id), None)) for file_id, path in found}
+    return [os.fsdecode(path) for _, path in found], [bytes(path) for _, path in found], {place: (int(file_id), None) for place, (file_id, _) in enumerate(found)}
 
 
 def _drop_games(work_copy: Working, file_ids: list[int]) -> None:
@@ -303,9 +305,9 @@ def _summaries(database: Database, dedupe: bool, people: People = NO_ALIASES) ->
     tables = Tables(people)
     ended: dict[tuple[str, int], dict[str, Any]] = {}
     current: tuple[str, int] | None = None
-    order = ", ".join(f'"{c}"' for c in GAME_COLUMNS)
+    order = ", ".join(f'"{c}"' for c in SUMMED_COLUMNS)
     writer = database.beside()  # the matches go in as the games stream out
-    for row in database.rows(f"SELECT {order} FROM games ORDER BY file, file_id, match, game", GAME_COLUMNS):
+    for row in database.rows(f"SELECT {order} FROM games ORDER BY file, file_id, match, game", SUMMED_COLUMNS):
         if dedupe and row["duplicate_of"]:
             continue
         key = (row["file"], row["match"])
@@ -313,14 +315,14 @@ def _summaries(database: Database, dedupe: bool, people: People = NO_ALIASES) ->
             if current is not None and current in tables.match_rows:
                 ended[current] = tables.match_rows.pop(current)
             if len(ended) >= MATCHES_AT_ONCE:
-                writer.append_frame("matches", Tables(people, match_rows=ended).matches())
+                writer.insert("matches", Tables(people, match_rows=ended).match_table_rows())
                 ended = {}
             current = key
         tables.add_row(row)
     ended.update(tables.match_rows)
-    writer.append_frame("matches", Tables(people, match_rows=ended).matches())
-    writer.append_frame("players", tables.players())
-    writer.append_frame("dice", tables.dice(tests=False))  # the tests are stats --dice's (scipy)
+    writer.insert("matches", Tables(people, match_rows=ended).match_table_rows())
+    writer.insert("players", tables.player_rows())
+    writer.insert("dice", tables.dice_rows(tests=False))  # the tests are stats --dice's (scipy)
 
 
 @contextlib.contextmanager

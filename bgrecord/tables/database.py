@@ -1,9 +1,9 @@
 """The index's database file: the two engines, DuckDB and SQLite, behind one small interface
-(:class:`Database`), which a search opens without pandas (``bgrecord find`` starts fast). The
-tables and their columns are :mod:`bgrecord.tables.schema` (docs/stats.md); what keeps the file
-safe (one writer at a time, the engines' errors told as what they are) is
-:mod:`bgrecord.tables.storage`; how a run works on a copy of it, :mod:`bgrecord.tables.working`;
-what is written into it, :mod:`bgrecord.tables.archive`.
+(:class:`Database`), without pandas (``bgrecord find`` starts fast; DuckDB takes its rows as
+NumPy columns). The tables and their columns are :mod:`bgrecord.tables.schema`
+(docs/stats.md); what keeps the file safe (one writer at a time, the engines' errors told as
+what they are) is :mod:`bgrecord.tables.storage`; how a run works on a copy of it,
+:mod:`bgrecord.tables.working`; what is written into it, :mod:`bgrecord.tables.archive`.
 
 The positions table is the archive's bulk (some 45 rows a game): small integers keyed by
 the position's hash (:mod:`bgrecord.tables.positions`). In SQLite it is the index itself
@@ -14,15 +14,16 @@ search reads only the row groups whose range holds the position.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import sqlite3
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from types import ModuleType
+from typing import Any, Iterable, Iterator, Sequence
 
 from bgrecord.extras import require
 from bgrecord.tables.storage import engine_failure, is_engine_error
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 # 3: positions as small integers keyed by a hash, files known by their resolved path (1 and 2
 # are made again from the files they list; a newer one is refused)
@@ -59,7 +60,7 @@ class Database:
         self.path = Path(path)
         self.engine = engine_of(path)
         self.buckets: int | None = None  # a Parquet dataset's: positions split by their hash (bgrecord.tables.dataset)
-        engine = require("duckdb") if self.engine == "duckdb" else None
+        engine = _duckdb(read_only) if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
                 self.connection: Any = engine.connect(str(self.path), read_only=read_only, config={"memory_limit": DUCKDB_MEMORY})
@@ -142,19 +143,24 @@ class Database:
             from bgrecord.tables.schema import TABLES
 
             types = TABLES[table]
-        if self.engine == "duckdb":
-            import pandas as pd
+        if self.engine == "duckdb":  # read where they are, a column at a time (an executemany is a statement a row)
+            import numpy as np
 
-            self.insert_frame(table, pd.DataFrame(list(rows), columns=list(types)).astype(_frame_types(types)))
+            columns = {}
+            for name, values in zip(types, zip(*rows)):
+                column = columns[name] = np.empty(len(rows), dtype=object)
+                column[:] = values  # each value as it is: DuckDB reads Python's objects, None as NULL
+            self.insert_columns(table, columns)
         else:
             marks = ", ".join("?" * len(types))
             self.connection.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
 
-    def insert_frame(self, table: str, frame: pd.DataFrame) -> None:
-        """A DataFrame's rows into ``table`` (DuckDB, which reads the frame where it is)."""
-        self.connection.register("incoming", frame)
+    def insert_columns(self, table: str, columns: dict[str, Any], select: str = "*") -> None:
+        """Columns (NumPy arrays, by name, in the table's order) into ``table`` (DuckDB, which
+        reads them where they are); ``select``: what to insert of them (SQL over their names)."""
+        self.connection.register("incoming", columns)
         try:
-            self.execute(f"INSERT INTO {table} SELECT * FROM incoming")
+            self.execute(f"INSERT INTO {table} SELECT {select} FROM incoming")
         finally:
             self.connection.unregister("incoming")
 
@@ -165,10 +171,6 @@ class Database:
 
             types = TABLES[table]
         self.append(table, [tuple(row.get(c) for c in types) for row in rows], types)
-
-    def append_frame(self, table: str, frame: pd.DataFrame) -> None:
-        records = frame.astype(object).where(frame.notna(), None).to_dict("records")
-        self.insert(table, [{str(key): value for key, value in record.items()} for record in records])
 
     def rows(self, sql: str, columns: Iterable[str], parameters: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
         names = list(columns)
@@ -190,10 +192,20 @@ class Database:
         self.connection.close()
 
 
+def _duckdb(read_only: bool) -> ModuleType:
+    """DuckDB's module. To read (a search, whose start-up counts), its compiled core alone
+    where it stands: the package's Python layer (some 80 ms to import) adds nothing to opening
+    a file and running SQL. Else, or without that core, the package (or the line saying how to
+    install it)."""
+    if read_only and "duckdb" not in sys.modules:
+        with contextlib.suppress(ImportError):
+            core = importlib.import_module("_duckdb")
+            if callable(getattr(core, "connect", None)):
+                return core
+    return require("duckdb")
+
+
 def divided(engine: str, number: str, by: int) -> str:
     """SQL for ``number`` divided by ``by``, rounded down (DuckDB's ``/`` divides exactly)."""
     return f"(({number}) {'//' if engine == 'duckdb' else '/'} {by})"
 
-
-def _frame_types(types: dict[str, str]) -> dict[str, str]:
-    return {name: "object" if kind == "bytes" else kind for name, kind in types.items()}

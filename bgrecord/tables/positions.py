@@ -43,12 +43,12 @@ assert MAX_ACTIONS < ROWS
 # --- the position ---
 
 
-def position_hash(on_roll: Sequence[int], opponent: Sequence[int]) -> int:
+def position_hash(on_roll: tuple[int, ...], opponent: tuple[int, ...]) -> int:
     """The index's key of a position: the first 8 bytes of BLAKE2b of the checker counts of
     the side on roll (its 26 slots: off, points 1-24, bar, in its own numbering) then the
     opponent's, as a signed little-endian integer (two positions share one with a chance of 1
     in 2**64 a pair)."""
-    return int.from_bytes(hashlib.blake2b(bytes(on_roll) + bytes(opponent), digest_size=8).digest(), "little", signed=True)
+    return int.from_bytes(hashlib.blake2b(bytes(on_roll + opponent), digest_size=8).digest(), "little", signed=True)
 
 
 def hash_of(position: Position) -> int:
@@ -124,7 +124,7 @@ def from_cube(code: int) -> tuple[int, int | None]:
     return value + 1, None if owner == 0 else owner - 1
 
 
-def play_code(play: LegalPlay, dice: Sequence[int] | None) -> int:
+def play_code(play: LegalPlay, dice: tuple[int, int] | None) -> int:
     """A play's moves, with their hits, as one integer (the same whatever their order), 0
     for a dance. Each move is a digit: its source, which die it uses (the higher or the
     lower; none to tell for a double) and whether it hits; the digits, smallest first, are
@@ -132,17 +132,17 @@ def play_code(play: LegalPlay, dice: Sequence[int] | None) -> int:
     without dice) makes the whole play a negative number of digits that hold its source and
     target instead."""
     moves, hits = play.play.moves, play.hits
-    high, low = (max(dice), min(dice)) if dice else (0, 0)
-    key = (moves, hits, high, low)
+    key = (moves, hits, dice)
     found = _PLAYS.get(key)
     if found is None:
-        if len(_PLAYS) >= 65536:
+        if len(_PLAYS) >= 16384:
             _PLAYS.clear()
+        high, low = (max(dice), min(dice)) if dice else (0, 0)
         found = _PLAYS[key] = _play_code(moves, hits, high, low)
     return found
 
 
-_PLAYS: dict[tuple[Any, ...], int] = {}  # codes made, by the moves, hits and dice: an archive's plays recur (four in five)
+_PLAYS: dict[tuple[Any, ...], int] = {}  # codes made, by the moves, hits and dice as given: an archive's plays recur (four in five)
 
 
 def _play_code(moves: Sequence[Move], hits: Sequence[bool], high: int, low: int) -> int:
@@ -251,9 +251,18 @@ def occurrence(row: Sequence[Any], base: int | None) -> Occurrence:
     return Occurrence(step, kind, player, dice, cube, owner, move, line, moves)
 
 
-def row_of(step: int, move: int | None, line_offset: int, kind: str, player: int, dice: Sequence[int] | None, cube: int,
+def row_of(step: int, move: int | None, line_offset: int, kind: str, player: int, dice: tuple[int, int] | None, cube: int,
            owner: int | None, play: LegalPlay | None) -> tuple[int, int, int, int | None]:  # fmt: skip
     """What the positions table keeps of one occurrence but its position and game:
     ``(step, place, act, play)`` (the inverse of :func:`occurrence`)."""
-    code = play_code(play, dice) if play is not None else None
-    return step, place_code(move, line_offset), act_code(kind, player, dice, cube, owner), code
+    key = (kind, player, dice, cube, owner)
+    act = _ACTS.get(key)
+    if act is None:
+        if len(_ACTS) >= 4096:
+            _ACTS.clear()
+        act = _ACTS[key] = act_code(kind, player, dice, cube, owner)
+    place = move if line_offset == 0 and move is not None and 0 < move < ROWS else place_code(move, line_offset)  # a .mat file's: its row
+    return step, place, act, play_code(play, dice) if play is not None else None
+
+
+_ACTS: dict[tuple[Any, ...], int] = {}  # act codes made: a game's actions are a few dozen kinds

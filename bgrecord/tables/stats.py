@@ -10,12 +10,11 @@ player, match and dice tables as they come, so an archive is summed in flat memo
 
 from __future__ import annotations
 
+import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
 from bgrecord.escapes import encodable
 from bgrecord.names import NO_ALIASES, People, named, unnamed
@@ -33,8 +32,14 @@ from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.writing.stated import played_variant
 from bgrecord.writing.writers import mat_rows
 
+if TYPE_CHECKING:  # pandas is imported where a table is made: a worker reading files never needs it
+    import pandas as pd
+
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 ROLLS = [f"{high}{low}" for high in range(1, 7) for low in range(1, high + 1)]
+_ROLL_TEXT = {(first, second): f"{max(first, second)}{min(first, second)}" for first in range(1, 7) for second in range(1, 7)}
+_CUBE_ACTIONS = {"double": "doubles", "take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}  # a games row's counts
+_PER_PLAYER = ("turns", "dances", "hits", "doubles_rolled", *_CUBE_ACTIONS.values())
 
 GAME_COLUMNS: dict[str, str] = {
     "file": "string", "file_key": "string", "match_key": "string", "duplicate_of": "string", "match": "Int64",
@@ -157,19 +162,21 @@ def no_games(notes: list[Issue]) -> str:
 
 def _row(path: str, key: str, number: int, length: int | None, variant: str, g: GameReplay, reader: Counter[Any]) -> dict[str, Any]:
     game = g.game
-    per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    per: dict[str, list[int]] = {name: [0, 0] for name in _PER_PLAYER}
     dice: list[list[str]] = [[], []]
     first_roller = opening = first_double = None
     final = None
     cube_before = ""  # the kind of the step before
-    for step, mat_row in zip(g.steps, mat_rows(g.steps)):
+    steps = g.steps
+    for index, step in enumerate(steps):
         player = step.player
         if step.after is not None:
             final = step.after
         if player is None:
             continue
-        if step.kind == "move" and step.dice is not None:
-            roll = f"{max(step.dice)}{min(step.dice)}"
+        kind = step.kind
+        if kind == "move" and step.dice is not None:
+            roll = _ROLL_TEXT.get(step.dice) or f"{max(step.dice)}{min(step.dice)}"
             if first_roller is None:
                 first_roller, opening = player, roll
             else:
@@ -179,13 +186,13 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
             if step.play is not None:
                 per["dances"][player] += not step.play.play.moves
                 per["hits"][player] += sum(step.play.hits)
-        elif step.kind in ("double", "take", "drop", "beaver", "raccoon"):
-            if step.kind == "take" and cube_before in ("beaver", "raccoon"):
+        elif kind in _CUBE_ACTIONS:
+            if kind == "take" and cube_before in ("beaver", "raccoon"):
                 continue  # a beaver's acceptance, which a .mat leaves to the doubler's roll and SGF writes out
-            per[step.kind + "s"][player] += 1
-            if step.kind == "double" and first_double is None:
-                first_double = mat_row
-        cube_before = step.kind
+            per[_CUBE_ACTIONS[kind]][player] += 1
+            if kind == "double" and first_double is None:
+                first_double = mat_rows(steps)[index]  # the .mat layout's rows, made only for a game with a double
+        cube_before = kind
     issues = Counter(i.severity for i in g.issues)
     errors = issues[Severity.ERROR] + reader[(game.index, Severity.ERROR)]
     warnings = issues[Severity.WARNING] + reader[(game.index, Severity.WARNING)]
@@ -216,6 +223,8 @@ def _row(path: str, key: str, number: int, length: int | None, variant: str, g: 
 
 def frame(rows: Iterable[dict[str, Any]], columns: dict[str, str]) -> pd.DataFrame:
     """Rows to a DataFrame with the documented columns and types."""
+    import pandas as pd
+
     data = pd.DataFrame(list(rows), columns=list(columns))
     return data.astype(columns)
 
@@ -240,9 +249,10 @@ def _paths(paths: Iterable[str | Path] | str | Path) -> list[str | Path]:
 
 
 def _rows_of(source: Iterable[str | Path] | str | Path | pd.DataFrame) -> Iterable[dict[str, Any]]:
-    if isinstance(source, pd.DataFrame):
+    pandas = sys.modules.get("pandas")  # not imported: not a DataFrame
+    if pandas is not None and isinstance(source, pandas.DataFrame):
         return ({str(k): v for k, v in row.items()} for row in source.astype(object).where(source.notna(), None).to_dict("records"))
-    return iter_rows(_paths(source))
+    return iter_rows(_paths(cast("Iterable[str | Path] | str | Path", source)))
 
 
 def _summed(source: Iterable[str | Path] | str | Path | pd.DataFrame, people: People) -> Tables:
@@ -291,6 +301,12 @@ DICE_COLUMNS: dict[str, str] = {
 }  # fmt: skip
 
 
+_COUNTED = ("doubles", "takes", "drops", "beavers", "dances", "hits", "doubles_rolled")  # a player's counts in a games row
+SUMMED_COLUMNS = ("file", "match", "game", "match_key", "duplicate_of", "match_length", "player0", "player1", "score0", "score1", "crawford",
+                  "winner", "points", "result", "cube", "valid", "dice0", "dice1", *(f"{name}{side}" for name in _COUNTED for side in (0, 1)))  # fmt: skip
+"""The games table's columns :class:`Tables` reads."""
+
+
 @dataclass
 class Tables:
     """Sums games rows up, one at a time, into the player, match and dice tables. A player is
@@ -323,7 +339,7 @@ class Tables:
             person = self.people[name]
             person["games"] += 1
             person["invalid_games"] += not row["valid"]
-            for counter in ("doubles", "takes", "drops", "beavers", "dances", "hits", "doubles_rolled"):
+            for counter in _COUNTED:
                 person[counter] += row[f"{counter}{side}"] or 0
             person["cube_total"] += row["cube"] or 1
             if winner is not None:
@@ -333,9 +349,10 @@ class Tables:
                 person["points_won" if won else "points_lost"] += row["points"] or 0
                 if result in ("gammon", "backgammon"):
                     person[f"{result}s_{'won' if won else 'lost'}"] += 1
-            for roll in (row[f"dice{side}"] or "").split():
-                self.rolls[name][roll] += 1
-                self.rolls[""][roll] += 1
+            rolls = (row[f"dice{side}"] or "").split()
+            if rolls:  # a player who never rolled has no row in the dice table
+                self.rolls[name].update(rolls)
+                self.rolls[""].update(rolls)
         self._match(row)
 
     def _match(self, row: dict[str, Any]) -> None:
@@ -397,6 +414,10 @@ class Tables:
     def dice(self, tests: bool = True) -> pd.DataFrame:
         """The dice table; ``tests``: with its chi-square tests (scipy: ``bgrecord[dice]``),
         else those four columns are empty."""
+        return frame(self.dice_rows(tests), DICE_COLUMNS)
+
+    def dice_rows(self, tests: bool = True) -> list[dict[str, Any]]:
+        """The dice table's rows, each player's then all players' (``tests`` as :meth:`dice`)."""
         chisquare = require("scipy.stats").chisquare if tests else None
         rows = []
         for name in sorted(self.rolls, key=lambda n: (n == "", n)):
@@ -417,4 +438,4 @@ class Tables:
                 row.update(chi2_faces=float(face_test.statistic), p_faces=float(face_test.pvalue),
                            chi2_doubles=float(double_test.statistic), p_doubles=float(double_test.pvalue))
             rows.append(row)
-        return frame(rows, DICE_COLUMNS)
+        return rows

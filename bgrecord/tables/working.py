@@ -67,14 +67,12 @@ class Working:
                                                      zip(six, six, six, six, six, six))  # fmt: skip
             return
         import numpy as np
-        import pandas as pd
 
         width = len(POSITION_COLUMNS)
         values = np.concatenate([np.frombuffer(rows, dtype=np.int64).reshape(-1, width) for _, rows in parts])
         values[:, 1] += np.repeat([first for first, _ in parts], [len(rows) // width for _, rows in parts])
-        frame = pd.DataFrame(values, columns=list(POSITION_COLUMNS)).astype("Int64")
-        frame.loc[values[:, 5] == NO_PLAY, "play"] = pd.NA
-        self.database.insert_frame("staged", frame)
+        columns = {name: np.ascontiguousarray(values[:, number]) for number, name in enumerate(POSITION_COLUMNS)}
+        self.database.insert_columns("staged", columns, ", ".join(f"NULLIF(play, {NO_PLAY})" if name == "play" else name for name in columns))
 
     def unstage(self, first: int, last: int) -> None:
         """Staged rows of the games numbered ``first`` to ``last`` taken out (rows that did not
