@@ -80,7 +80,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     except (OutputError, ImportError) as exc:
         fail(str(exc))
     inputs.report()
-    summary = tables.Tables(people)
+    summary = tables.Tables(people, keep_matches=bool(matches_out))
+    summed = bool(players_out or matches_out or dice_out or plot)  # else only the games table: nothing summed, nothing held
     duplicates = Duplicates()
     problems = empty = 0
     try:
@@ -103,7 +104,8 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
                 def take(found: Any = found) -> bool:
                     for chunk in found.rows.chunks():
                         rows = [row for row in duplicates.mark(chunk) if not (dedupe and row["duplicate_of"])]
-                        summary.add(rows)
+                        if summed:
+                            summary.add(rows)
                         batch.add(found.path, rows)
                     return True
 

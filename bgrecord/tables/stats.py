@@ -319,6 +319,7 @@ class Tables:
     match_rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     cubes: Counter[int] = field(default_factory=Counter)  # games by final cube value
     persons: dict[str, str] = field(default_factory=dict)  # each name met, as its person (names recur game after game)
+    keep_matches: bool = True  # False: no matches table asked for (a row a match held to the end: an archive's memory)
 
     def add(self, rows: Iterable[dict[str, Any]]) -> None:
         for row in rows:
@@ -353,7 +354,8 @@ class Tables:
             if rolls:  # a player who never rolled has no row in the dice table
                 self.rolls[name].update(rolls)
                 self.rolls[""].update(rolls)
-        self._match(row)
+        if self.keep_matches:
+            self._match(row)
 
     def _match(self, row: dict[str, Any]) -> None:
         key = (row["file"], row["match"])
