@@ -133,9 +133,12 @@ def test_a_failure_in_the_main_process_is_its_files_too(monkeypatch: pytest.Monk
     monkeypatch.setattr(stats.Tables, "add", add)
     for name in ("a.mat", "b.mat", "c.mat"):
         (tmp_path / name).write_bytes(CLEAN.read_bytes())
-    done = invoke("stats", "-j", "1", str(tmp_path / "a.mat"), str(tmp_path / "b.mat"), str(tmp_path / "c.mat"), "-o", str(tmp_path / "g.csv"))
+    done = invoke("stats", "-j", "1", str(tmp_path / "a.mat"), str(tmp_path / "b.mat"), str(tmp_path / "c.mat"), "-o", str(tmp_path / "g.csv"),
+                  "--players", str(tmp_path / "p.csv"))  # a players table: the rows are summed in the main process  # fmt: skip
     assert done.exit_code == 2 and "b.mat: bgrecord failed on this file (MemoryError" in done.output
     assert sorted(set(pd.read_csv(tmp_path / "g.csv")["file"].map(lambda f: Path(f).name))) == ["a.mat", "c.mat"]
+    alone = invoke("stats", "-j", "1", str(tmp_path), "-o", str(tmp_path / "h.csv"))  # the games table alone: nothing summed, nothing held
+    assert alone.exit_code == 0 and len(pd.read_csv(tmp_path / "h.csv")) == 3 * len(pd.read_csv(tmp_path / "g.csv")) // 2
 
 
 def dying(path: Any, rules: Any = None) -> Any:
