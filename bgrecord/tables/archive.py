@@ -260,7 +260,8 @@ def _orphaned_copies(database: Database) -> tuple[list[str], list[bytes], Known]
     """Copies whose original changed or left the index: to read again (named by their
     resolved path), as :func:`_distinct` and :func:`_known` give them."""
     found = database.query("SELECT file_id, path FROM files WHERE copy_of IS NOT NULL AND copy_of NOT IN (SELECT file_id FROM files)")
-    return [os.fsdecode(path) for _, path in found], [bytes(path) for _, path in found], {place: (int(file_id), None) for place, (file_id, _) in enumerate(found)}
+    paths = [bytes(path) for _, path in found]
+    return [os.fsdecode(path) for path in paths], paths, {place: (int(file_id), None) for place, (file_id, _) in enumerate(found)}
 
 
 def _drop_games(work_copy: Working, file_ids: list[int]) -> None:

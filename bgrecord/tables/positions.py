@@ -261,8 +261,7 @@ def row_of(step: int, move: int | None, line_offset: int, kind: str, player: int
         if len(_ACTS) >= 4096:
             _ACTS.clear()
         act = _ACTS[key] = act_code(kind, player, dice, cube, owner)
-    place = move if line_offset == 0 and move is not None and 0 < move < ROWS else place_code(move, line_offset)  # a .mat file's: its row
-    return step, place, act, play_code(play, dice) if play is not None else None
+    return step, place_code(move, line_offset), act, play_code(play, dice) if play is not None else None
 
 
 _ACTS: dict[tuple[Any, ...], int] = {}  # act codes made: a game's actions are a few dozen kinds
