@@ -19,7 +19,6 @@ Imports nothing of bgrecord: every layer may use it.
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 import unicodedata
@@ -68,6 +67,8 @@ def read_aliases(text: str, name: str = "aliases") -> dict[str, str]:
     sides are compared as :func:`person` makes them; a person's own name needs no row.
     Raises :class:`AliasError` for a row that is not two non-empty cells, a name given two
     persons, or a file past :data:`MAX_ALIASES` rows."""
+    import csv  # here: most commands read no aliases
+
     table: dict[str, str] = {}
     where: dict[str, int] = {}
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
@@ -164,6 +165,8 @@ def look_alike(games: Mapping[str, int]) -> list[LookAlike]:
 def alias_file(rows: Iterable[tuple[str, str]]) -> str:
     """An aliases file's text: a header, then the rows, as :func:`read_aliases` reads them (a
     cell a spreadsheet would run as a formula written with a leading ``'``, read back without)."""
+    import csv
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["name", "person"])

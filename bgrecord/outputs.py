@@ -86,6 +86,14 @@ def _stat_or_none(name: str | Path) -> os.stat_result | None:
         return None
 
 
+def _stdout_is_file() -> bool:
+    """Standard output is a regular file (it may then be an input)."""
+    try:
+        return stat.S_ISREG(os.fstat(1).st_mode)
+    except OSError:
+        return False
+
+
 def _stdout_is(source: str | Path) -> bool:
     """Standard output is the regular file ``source`` (``> input`` or ``>> input``)."""
     try:
@@ -102,20 +110,42 @@ def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrit
     Standard output may be written unless it is an input file; special files always may be.
     ``folder``: the output is a folder (a dataset), which must not hold an input, nor any file
     bgrecord did not write there (:func:`foreign_file`), nor the current folder."""
+    _none_an_input([(target, folder)], inputs)
+    _writable(target, overwrite, folder)
+
+
+def _none_an_input(targets: list[tuple[str | Path, bool]], inputs: Iterable[str | Path]) -> None:
+    """Raise :class:`OutputError` if one of ``targets`` (``(target, is a folder)``) is one of
+    ``inputs`` or a folder holding one. The inputs are gone through once, and only when a
+    target exists (a name of no file is no input, nor holds one): an archive's names are many."""
+    watched: list[tuple[Path | None, str]] = []  # (target, the folder an input may not be in); None: standard output
+    for target, folder in targets:
+        if str(target) == STDOUT:
+            if _stdout_is_file():
+                watched.append((None, ""))
+        elif _stat_or_none(target) is not None:
+            watched.append((Path(target), os.path.join(os.path.realpath(target), "") if folder else ""))
+    if not watched:
+        return
+    for source in inputs:
+        for path, within in watched:
+            if path is None:
+                if _stdout_is(source):
+                    raise OutputError(f"standard output is an input ({'standard input' if str(source) == STDOUT else source}): "
+                                      "bgrecord never writes over an input")  # fmt: skip
+            elif same_file(source, path):
+                what = "standard input" if str(source) == STDOUT else "an input"
+                raise OutputError(f"{path}: this is {what}: bgrecord never writes over an input")
+            elif within and str(source) != STDOUT and os.path.realpath(source).startswith(within):
+                raise OutputError(f"{path}: holds an input ({source}): bgrecord never writes over an input")
+
+
+def _writable(target: str | Path, overwrite: bool, folder: bool) -> None:
+    """Raise :class:`OutputError` if ``target`` exists and may not be overwritten, is of the
+    other kind (a file, a folder), or stands in a folder that does not exist."""
     if str(target) == STDOUT:
-        for source in inputs:
-            if _stdout_is(source):
-                raise OutputError(f"standard output is an input ({'standard input' if str(source) == STDOUT else source}): "
-                                  "bgrecord never writes over an input")  # fmt: skip
         return
     path = Path(target)
-    within = os.path.join(os.path.realpath(path), "")  # a folder output: no input under it
-    for source in inputs:
-        if same_file(source, path):
-            what = "standard input" if str(source) == STDOUT else "an input"
-            raise OutputError(f"{path}: this is {what}: bgrecord never writes over an input")
-        if folder and str(source) != STDOUT and os.path.realpath(source).startswith(within):
-            raise OutputError(f"{path}: holds an input ({source}): bgrecord never writes over an input")
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -139,15 +169,16 @@ def check_target(target: str | Path, inputs: Iterable[str | Path] = (), overwrit
 
 
 def check_outputs(targets: Iterable[tuple[str | Path, str]], inputs: Iterable[str | Path] = (), overwrite: bool = False) -> None:
-    """Every output of a run checked before any work, in one place for every command: each
-    ``(target, kind)`` by :func:`check_target` (``kind``: ``file``; ``folder``, a dataset;
-    ``database``, updated where it stands), and no two of them one file (:func:`distinct`,
-    standard output included). Raises :class:`OutputError`."""
+    """Every output of a run checked before any work, in one place for every command: none
+    is an input (the inputs gone through once: they may be found as they are asked for),
+    each ``(target, kind)`` by :func:`check_target` (``kind``: ``file``; ``folder``, a
+    dataset; ``database``, updated where it stands), and no two of them one file
+    (:func:`distinct`, standard output included). Raises :class:`OutputError`."""
     targets = list(targets)
-    inputs = list(inputs)
     distinct(target for target, _ in targets)
+    _none_an_input([(target, kind == "folder") for target, kind in targets], inputs)
     for target, kind in targets:
-        check_target(target, inputs, overwrite or kind == "database", folder=kind == "folder")
+        _writable(target, overwrite or kind == "database", folder=kind == "folder")
 
 
 def foreign_file(folder: Path) -> str | None:

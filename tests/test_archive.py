@@ -140,6 +140,27 @@ def test_duplicates_are_found_by_what_was_played_not_by_bytes_or_names(tmp_path:
     assert copy["games"] == 0 and files.loc[str(samples / "xg-tags-bom-crlf.mat"), "file_id"] == copy["copy_of"]
 
 
+def test_copies_are_marked_without_holding_the_archives_matches() -> None:
+    """The first copy of each of 30,000 matches is kept outside Python's memory (a temporary
+    database), and each later copy names it, whatever came between."""
+    import tracemalloc
+
+    from bgrecord.replay.matchkeys import Duplicates
+
+    duplicates = Duplicates()
+    rows = [{"match_key": f"{n:016x}", "file": f"archive/{n:06}.mat", "match": 1} for n in range(30_000)]
+    tracemalloc.start()
+    try:
+        duplicates.mark(rows)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held < 100_000 and all(row["duplicate_of"] is None for row in rows)
+    again = duplicates.mark([{"match_key": f"{n:016x}", "file": "copies.mat", "match": n} for n in (29_999, 0, 0, 17)])
+    assert [row["duplicate_of"] for row in again] == ["archive/029999.mat#1", "archive/000000.mat#1", "archive/000000.mat#1", "archive/000017.mat#1"]
+    assert duplicates.copies == 4
+
+
 def test_a_grown_archive_adds_only_new_or_changed_files_and_never_loses_what_was_there(tmp_path: Path, engine: str,
                                                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     samples = copy_samples(tmp_path / "samples")

@@ -244,6 +244,29 @@ def test_relative_absolute_copied_and_deleted_files(tmp_path: Path, engine: str,
     assert run("index", "real/xg-tags-bom-crlf.mat", "-o", db).output.startswith("0 files added, 0 changed, 1 unchanged")  # a file alone: nothing else goes
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_files_looked_up_a_few_at_a_time_make_the_index_made_at_once(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run takes its files a chunk at a time (flat memory): the same file named again in a
+    later chunk (by its absolute path, through a link) is still read once, and a run over an
+    index finds every file it has, whatever chunk it comes in."""
+    from bgrecord.tables import archive
+
+    monkeypatch.chdir(tmp_path)
+    copy_samples(tmp_path / "real")
+    os.symlink(tmp_path / "real", tmp_path / "linked")
+    names = ["real", str(tmp_path / "real" / "bbgt-two-matches.mat"), "linked", "real/xg-tags-bom-crlf.mat"]
+    whole = run("index", *names, "-o", f"whole.{engine}")
+    monkeypatch.setattr(archive, "LOOKED_UP_AT_ONCE", 3)
+    chunked = run("index", *names, "-o", f"chunked.{engine}")
+    assert whole.output.replace("whole", "chunked") == chunked.output and "19 files added, 0 changed, 0 unchanged" in chunked.output
+    for table in (*SUMMED, "files", "positions"):
+        rows = rows_of(Path(f"whole.{engine}"), table)
+        same_table(rows_of(Path(f"chunked.{engine}"), table), rows, list(rows[0]), table)
+    (tmp_path / "real" / "gnubg-5pt-crawford.mat").write_text("5 point match\n")  # changed: read again, wherever its chunk
+    again = run("index", "real", "linked", "-o", f"chunked.{engine}")
+    assert "0 files added, 1 changed, 18 unchanged" in again.output, again.output
+
+
 def test_a_copy_whose_original_changes_or_goes_is_read_again(tmp_path: Path) -> None:
     folder = tmp_path / "a"
     folder.mkdir()

@@ -47,7 +47,7 @@ class _Main(click.Group):
         finally:
             source = sys.modules.get("bgrecord.formats.source")  # loaded by the commands that read records
             if source is not None:
-                source.forget_streams()  # the copies of the pipes read once (common.gather)
+                source.forget_streams()  # the copies of the pipes read once (inputs.gather)
 
 
 # A fixed width keeps --help identical everywhere, so docs/cli.md can be checked against it.

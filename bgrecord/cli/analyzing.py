@@ -15,13 +15,13 @@ from bgrecord.cli.common import (
     Finite,
     each_file,
     fail,
-    gather,
     jobs_option,
     overwrite_option,
     quiet_option,
     rules_option,
     scheduler_option,
 )
+from bgrecord.cli.inputs import gather
 from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count

@@ -10,7 +10,6 @@ import click
 from bgrecord.cli.common import (
     each_file,
     echo_json_object,
-    gather,
     jobs_option,
     output_format,
     quiet_option,
@@ -18,6 +17,7 @@ from bgrecord.cli.common import (
     scheduler_option,
     source_of,
 )
+from bgrecord.cli.inputs import gather
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import Severity, count
 
@@ -78,8 +78,7 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
     """
     from bgrecord.replay.validate import failed_report, validate_file
 
-    inputs = gather(paths)
-    inputs.report()
+    inputs = gather(paths, lazily=True)  # found as they are read: an archive in flat memory
     totals = {severity: 0 for severity in Severity}
     games, failed = 0, False
     shown = {Severity.ERROR} | ({Severity.WARNING} if strict else set()) if quiet else set(Severity)
@@ -98,12 +97,13 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
 
         def fields() -> Iterator[tuple[str, Any]]:
             yield "files", (report.to_json() for report in reported())
-            yield "summary", {"files": len(inputs.files), "games": games, "errors": totals[Severity.ERROR],
+            yield "summary", {"files": inputs.count, "games": games, "errors": totals[Severity.ERROR],
                               "warnings": totals[Severity.WARNING], "infos": totals[Severity.INFO]}  # fmt: skip
             if inputs.problems:
                 yield "problems", inputs.problems
 
         echo_json_object(fields())
+        inputs.report()
     else:
         for report in reported():
             if report.failure:
@@ -111,9 +111,10 @@ def validate(paths: tuple[str, ...], output: str, rules: str | None, strict: boo
             for issue in report.issues:
                 if issue.severity in shown:
                     click.echo(str(issue))
+        inputs.report()
         if not quiet:
             click.echo(
-                f"{count(len(inputs.files), 'file')}, {count(games, 'game')}: {count(totals[Severity.ERROR], 'error')}, "
+                f"{count(inputs.count, 'file')}, {count(games, 'game')}: {count(totals[Severity.ERROR], 'error')}, "
                 f"{count(totals[Severity.WARNING], 'warning')}, {count(totals[Severity.INFO], 'info')}"
             )
     inputs.exit(failed, bool(totals[Severity.ERROR] or (strict and totals[Severity.WARNING])))

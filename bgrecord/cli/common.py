@@ -8,7 +8,7 @@ cannot be read or written, or a failure of bgrecord itself (reported as a bug); 
 signals").
 
 A command keeps the promises on hostile input by using what is here and there: its inputs
-from :func:`gather`, each file worked on by :func:`each_file` (given ``failed``, for what
+from :func:`bgrecord.cli.inputs.gather`, each file worked on by :func:`each_file` (given ``failed``, for what
 escapes a worker) with a work function whose own failures are caught by
 :func:`bgrecord.replay.validate.guarded` or :func:`~bgrecord.replay.validate.guarded_steps` (any exception
 of a file is that file's ``internal`` issue), names and messages printed with
@@ -19,24 +19,20 @@ together with ``check_outputs`` before any work).
 
 from __future__ import annotations
 
-import errno
 import functools
 import gc
+import itertools
 import os
-import signal
-import stat
 import sys
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import click
 
 from bgrecord.cli import workers
+from bgrecord.cli.inputs import STDIN, Found, Inputs, gather
 from bgrecord.escapes import one_line
 
 F = TypeVar("F", bound=Callable[..., Any])
-STDIN = "-"
 
 
 class Failure(click.ClickException):
@@ -153,97 +149,6 @@ def overwrite_option(command: F) -> F:
     return click.option("--overwrite", is_flag=True, help="Replace outputs that exist (an input is never written over).")(command)
 
 
-# --- inputs ---
-
-
-@dataclass(slots=True)
-class Inputs:
-    """The files a command reads (``-`` for standard input), and what was named but holds
-    nothing to read."""
-
-    files: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)  # paths that cannot be read (exit 2)
-    empty: list[str] = field(default_factory=list)  # folders with no match file (exit 1)
-
-    def report(self) -> None:
-        for line in self.missing:
-            click.echo(f"bgrecord: {one_line(line)}", err=True)
-        for folder in self.empty:
-            click.echo(f"bgrecord: {one_line(folder)}: warning: no match file in this folder", err=True)
-
-    @property
-    def problems(self) -> list[str]:
-        """What was named but gives nothing to read, each in a line (for JSON outputs)."""
-        return self.missing + [f"{folder}: no match file in this folder" for folder in self.empty]
-
-    def exit(self, failed: bool, records_wrong: bool = False) -> None:
-        """End the command with its exit status (the module's docstring): 2 when ``failed``
-        (bgrecord on some file, or an output) or a path could not be read; 1 when
-        ``records_wrong`` or a path named nothing to read; else 0."""
-        status = 2 if failed or self.missing else 1 if records_wrong or self.empty or not self.files else 0
-        if status:
-            raise SystemExit(status)
-
-
-def gather(paths: Iterable[str]) -> Inputs:
-    """The files of ``paths``: files as named, folders searched for match files, ``-`` for
-    standard input (once). What cannot be read is said now, whoever reads it later (exit
-    status 2): a file without the permission, a folder below that cannot be listed. A pipe,
-    a FIFO or a device is read now, once (:func:`bgrecord.formats.source.read_once`): every
-    command, and every step of one (``index`` hashes a file before it reads it, ``replay
-    --analyze`` analyses it before it replays it), reads the same bytes."""
-    from bgrecord.formats.reader import match_files
-
-    found = Inputs()
-    seen: set[str] = set()
-
-    def unlisted(error: OSError) -> None:
-        found.missing.append(f"{error.filename}: cannot read this folder: {error.strerror or error}")
-
-    for name in paths:
-        if name == STDIN:
-            if STDIN not in seen:
-                seen.add(STDIN)
-                found.files.append(STDIN)
-            continue
-        try:
-            mode = os.stat(name).st_mode
-        except (FileNotFoundError, NotADirectoryError):
-            found.missing.append(f"{name}: no such file or folder")
-            continue
-        except OSError as exc:
-            found.missing.append(f"{name}: cannot read: {exc.strerror or exc}")
-            continue
-        is_dir = stat.S_ISDIR(mode)
-        files = [str(f) for f in match_files([name], unlisted)] if is_dir else [name]
-        if is_dir and not files:
-            found.empty.append(name)
-        for file in files:
-            if file in seen:
-                continue
-            seen.add(file)
-            problem = _unreadable(file, is_dir or stat.S_ISREG(mode))
-            if problem:
-                found.missing.append(f"{file}: cannot read: {problem}")
-            else:
-                found.files.append(file)
-    return found
-
-
-def _unreadable(name: str, regular: bool) -> str | None:
-    """Why the file ``name`` cannot be read, or None; a stream (not ``regular``) is read now."""
-    from bgrecord.formats.source import read_once
-
-    if not os.access(name, os.R_OK):
-        return os.strerror(errno.EACCES)
-    if not regular:
-        try:
-            read_once(name)
-        except OSError as exc:
-            return exc.strerror or str(exc)
-    return None
-
-
 # --- working on files ---
 
 # A worker pays off when it gets at least this much text (about a quarter of a second's work).
@@ -261,6 +166,23 @@ def worker_count(jobs: int, files: list[str]) -> int:
     return max(1, min(cores, len(files), sum(map(_size, files)) // _BYTES_PER_WORKER))
 
 
+def _enough(files: Iterator[Any], name_of: Callable[[Any], Any], jobs: int) -> list[Any]:
+    """The first of ``files``: as many as :func:`worker_count` needs to answer as it would for
+    all (two when ``jobs`` are asked; else until there is work for every core)."""
+    cores = _cores() if not jobs else 1
+    first: list[Any] = []
+    size = 0
+    for unit in files:
+        first.append(unit)
+        if jobs and len(first) > 1:
+            break
+        name = name_of(unit)
+        size += _size(name) if isinstance(name, str) and name != STDIN else 0
+        if not jobs and len(first) >= cores and size >= cores * _BYTES_PER_WORKER:
+            break
+    return first
+
+
 def _cores() -> int:
     """The CPU cores this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -273,17 +195,20 @@ def _size(name: str) -> int:
         return 0
 
 
-def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
-              sizes: list[str] | None = None, scheduler: str | None = None, progress: tuple[str, int] = ("reading", 50),
+def each_file(work: Callable[..., Any], files: Iterable[Any], arguments: tuple[Any, ...], jobs: int, quiet: bool = False,
+              sized: Callable[[Any], Any] | None = None, scheduler: str | None = None, progress: tuple[str, int] = ("reading", 50),
               batch: int | None = None, failed: Callable[[Any, BaseException], Any] | None = None) -> Iterator[Any]:  # fmt: skip
     """``work(file, *arguments)`` for every file, yielded in file order (whatever the number of
     workers), in ``jobs`` worker processes when more than one (standard input is read here),
     or on the Dask cluster at ``scheduler``; a progress bar on stderr for long runs at a
     terminal (rich is imported only then): ``progress`` is its label and the number of files
-    from which it is shown. ``sizes``: the file names to size the work by, when ``files`` are
-    not names. ``batch``: files sent to a worker at a time (by default a few: the work of one
-    file is small); 1 where one file is long work. A name is given to ``work`` as
-    :meth:`Input.named <bgrecord.formats.source.Input.named>` (a file, whatever the name holds).
+    from which it is shown. ``files``: a list, a :class:`Found` (files found as the work
+    goes: what is held is the work under way, whatever the archive's size), or an iterator of
+    other units of work (never standard input); ``sized(unit)``: the file name to size a unit
+    of work by, when units are not names. ``batch``: files sent to a worker at a time (by
+    default a few: the work of one file is small); 1 where one file is long work. A name is
+    given to ``work`` as :meth:`Input.named <bgrecord.formats.source.Input.named>` (a file,
+    whatever the name holds).
 
     Each file's work stands alone: ``work`` reports its own failures, and what escapes it
     in a worker (a worker that dies, a result that cannot travel back) is
@@ -298,29 +223,32 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
     gc.set_threshold(50_000, *thresholds[1:])
     pool: list[Any] = []  # the worker processes, when there are: [executor, how many]
     stopping = False
+    name_of = sized or (lambda unit: unit)
 
     def here(file: Any) -> Any:
         return work(source_of(file) if isinstance(file, str) else file, *arguments)
 
     try:
-        names = [f for f in (sizes if sizes is not None else files) if f != STDIN]
-        if scheduler and len(names) != len(files):
+        total = len(files) if isinstance(files, list) else None
+        stdin = files.stdin if isinstance(files, Found) else total is not None and any(name_of(f) == STDIN for f in files)
+        if scheduler and stdin:
             fail("--scheduler reads files, not standard input")
+        pending = iter(files)
+        first = [] if stdin else _enough(pending, name_of, jobs or int(bool(scheduler)))  # a cluster: whether there is a file
+        units, again = itertools.tee(itertools.chain(first, pending))  # again: the file of each result (a few batches behind)
         retry = functools.partial(workers.alone, work, arguments, failed, pool, _sources)
-        if scheduler and files:
-            results: Iterable[Any] = _on_cluster(work, _sources(files), arguments, scheduler, jobs or _cores(), batch, retry)
-        elif (jobs := worker_count(jobs, names)) > 1 and len(files) > 1 and len(names) == len(files):
+        if scheduler:
+            results: Iterable[Any] = _on_cluster(work, map(_source, units), arguments, scheduler, jobs or _cores(), batch, retry) if first else ()
+        elif not stdin and len(first) > 1 and (jobs := worker_count(jobs, [name_of(unit) for unit in first])) > 1:
             from bgrecord.tables.cluster import BATCH, in_order
 
             pool[:] = [workers.start(jobs), jobs]
-            results = in_order(lambda part: workers.submit(pool[0], work, _sources(part), arguments), files, 4 * jobs, batch or BATCH, retry)
+            results = in_order(lambda part: workers.submit(pool[0], work, _sources(part), arguments), units, 4 * jobs, batch or BATCH, retry)
         else:
-            results = (here(file) for file in files)
-        results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(files, results))
-        if len(files) >= progress[1] and not quiet and sys.stderr.isatty():
-            from rich.progress import track
-
-            results = track(results, total=len(files), description=progress[0], transient=True, console=_stderr())
+            results = (here(file) for file in units)
+        results = (here(file) if getattr(result, "oversized", False) else result for file, result in zip(again, results))
+        if (total is None or total >= progress[1]) and not quiet and sys.stderr.isatty():
+            results = _with_progress(iter(results), total, progress)
         yield from results
     except BaseException:  # a stop (a signal, a closed output, the caller gone): the workers go now
         stopping = True
@@ -332,12 +260,39 @@ def each_file(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
         gc.unfreeze()
 
 
+def _with_progress(results: Iterator[Any], total: int | None, progress: tuple[str, int]) -> Iterator[Any]:
+    """``results`` with a progress bar on stderr: from the start when their number is known,
+    else once ``progress[1]`` have come (files found as the work goes: a few are done before
+    a bar would show)."""
+    label, threshold = progress
+    done = 0
+    if total is None:
+        for result in results:
+            yield result
+            done += 1
+            if done >= threshold:
+                break
+        else:
+            return
+    from rich.progress import Progress
+
+    with Progress(console=_stderr(), transient=True) as bar:
+        task = bar.add_task(label, total=total, completed=done)
+        for result in results:
+            yield result
+            bar.advance(task)
+
+
+def _source(file: Any) -> Any:
+    """A name as a file (:func:`source_of`), for a worker; another unit of work as it is."""
+    return source_of(file) if isinstance(file, str) else file
+
+
 def _sources(files: list[Any]) -> list[Any]:
-    """Names as files (:func:`source_of`), for a worker; other units of work as they are."""
-    return [source_of(file) if isinstance(file, str) else file for file in files]
+    return [_source(file) for file in files]
 
 
-def _on_cluster(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
+def _on_cluster(work: Callable[..., Any], files: Iterable[Any], arguments: tuple[Any, ...], scheduler: str, workers: int,
                 batch: int | None, retry: Callable[[list[Any], Exception], list[Any]]) -> Iterator[Any]:  # fmt: skip
     """:func:`bgrecord.tables.cluster.cluster_map`, its failures one line (exit status 2)."""
     from bgrecord.tables.cluster import BATCH, ClusterError, cluster_map

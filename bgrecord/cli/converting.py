@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
+from bgrecord.cli.common import each_file, fail, jobs_option, overwrite_option, quiet_option, rules_option
+from bgrecord.cli.inputs import STDIN, gather
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
 from bgrecord.outputs import distinct
@@ -92,7 +93,7 @@ def convert(inputs: tuple[str, ...], output: str, target: str | None, rules: str
         except OutputError as exc:
             fail(str(exc))
     pairs = list(zip(files, targets))
-    results = list(each_file(convert_pair, pairs, (target, rules, force, overwrite, tuple(files)), jobs, quiet, sizes=files,
+    results = list(each_file(convert_pair, pairs, (target, rules, force, overwrite, tuple(files)), jobs, quiet, sized=lambda pair: pair[0],
                              failed=failed_conversion))  # fmt: skip
     counts = {"written": 0, "refused": 0, "errors": 0, "failed": 0}
     for result in results:

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any, Iterator
 
 import click
 
 from bgrecord.cli.common import (
-    STDIN,
     count_range,
     each_file,
     echo_json_object,
     fail,
-    gather,
     jobs_option,
     quiet_option,
     rules_option,
     scheduler_option,
 )
+from bgrecord.cli.inputs import STDIN, gather
 from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
@@ -58,8 +58,8 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
     from bgrecord.tables.archive import index as update
     from bgrecord.tables.database import engine_of
 
-    inputs = gather(paths)
-    if STDIN in inputs.files:
+    inputs = gather(paths, lazily=True)  # found as they are read: an archive in flat memory
+    if inputs.found.stdin:
         raise click.BadParameter("an index is of files, not of standard input", param_hint="PATHS")
     try:
         if kind == "dataset":
@@ -73,21 +73,19 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
         else:
             if engine_of(target) == "duckdb":
                 require("duckdb")
-            check_outputs([(target, "database")], [*inputs.files, *analyses])
+            check_outputs([(target, "database")], itertools.chain(inputs.files, analyses))  # the files looked at only if it exists
     except (ValueError, ImportError, OutputError) as exc:
         fail(str(exc))
-    inputs.report()
 
-    def work(units: list[Any]) -> Any:  # a unit: a file's name, or its name and the content key the index has
-        sizes = [unit if isinstance(unit, str) else unit[0] for unit in units]
-        return each_file(index_rows, units, (rules,), jobs, quiet, sizes=sizes, scheduler=scheduler, failed=failed_rows)
+    def work(units: Iterator[Any]) -> Any:  # a unit: a file's name, or its name and the content key the index has
+        return each_file(index_rows, units, (rules,), jobs, quiet, sized=_name_of, scheduler=scheduler, failed=failed_rows)
 
     def waiting() -> None:
         click.echo(f"bgrecord: {one_line(target)}: another bgrecord index is writing it: waiting for it to finish", err=True)
 
     tables = _analysis_tables(analyses, target)
     folders = [path for path in paths if path != STDIN and Path(path).is_dir()]
-    files = inputs.files = [str(Path(name)) for name in inputs.files]  # one list of the names held (an archive's may be long)
+    files = (str(Path(name)) for name in inputs.files)
     try:
         if kind == "dataset":
             report = _dataset(target, files, work, dedupe, folders, people)
@@ -102,11 +100,16 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
                         store.add(kind, rows_of(chunk))
     except (ValueError, OSError) as exc:
         fail(str(exc))
+    inputs.report()
     _told(report, target, quiet)
     inputs.exit(any(internal for *_, internal in report.problems), bool(report.problems or report.empty))
 
 
-def _dataset(target: str, files: list[str], work: Any, dedupe: bool, folders: list[str], people: Any) -> Any:
+def _name_of(unit: Any) -> str:
+    return unit if isinstance(unit, str) else str(unit[0])
+
+
+def _dataset(target: str, files: Iterator[str], work: Any, dedupe: bool, folders: list[str], people: Any) -> Any:
     """The index of ``files`` made in a temporary folder, and written as a dataset at ``target``."""
     import tempfile
 
@@ -135,11 +138,11 @@ def _told(report: Any, target: str, quiet: bool) -> None:
         return
     for file, original in report.copies:
         click.echo(f"bgrecord: {one_line(file)}: the same bytes as {one_line(original)}: a copy, not counted again", err=True)
-    again = f", {len(report.retried):,} read again" if report.retried else ""
+    again = f", {report.retried:,} read again" if report.retried else ""
     copies = f", {count(len(report.copies), 'copy', 'copies')}" if report.copies else ""
     removed = f", {len(report.removed):,} gone from the disk (taken out)" if report.removed else ""
     left_out = f" ({count(len(report.empty), 'file')} gave no games: read again next time)" if report.empty else ""
-    click.echo(f"{count(len(report.added), 'file')} added, {len(report.replaced):,} changed, {len(report.unchanged):,} unchanged{again}{copies}"
+    click.echo(f"{count(report.added, 'file')} added, {report.replaced:,} changed, {report.unchanged:,} unchanged{again}{copies}"
                f"{removed}{left_out}: {count(report.games, 'game')}, {count(report.positions, 'position')} -> {one_line(target)}", err=True)  # fmt: skip
 
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
-from bgrecord.cli.common import STDIN, each_file, fail, gather, jobs_option, overwrite_option, quiet_option
+from bgrecord.cli.common import each_file, fail, jobs_option, overwrite_option, quiet_option
+from bgrecord.cli.inputs import STDIN, gather
 from bgrecord.escapes import one_line
 from bgrecord.formats.issues import count
 

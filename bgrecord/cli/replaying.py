@@ -12,7 +12,8 @@ import click
 from click.core import ParameterSource
 
 from bgrecord.cli.analyzing import plies_option
-from bgrecord.cli.common import STDIN, Nothing, count_range, fail, gather, overwrite_option, rules_option, source_of
+from bgrecord.cli.common import Nothing, count_range, fail, overwrite_option, rules_option, source_of
+from bgrecord.cli.inputs import STDIN, gather
 from bgrecord.escapes import one_line, shown
 from bgrecord.formats.issues import Issue, Severity
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import click
 
 from bgrecord.cli.analyzing import engine_option, plies_option, start_engine, timeout_option
-from bgrecord.cli.common import STDIN, Nothing, each_file, fail, gather, jobs_option, overwrite_option, quiet_option, rules_option
+from bgrecord.cli.common import Nothing, each_file, fail, jobs_option, overwrite_option, quiet_option, rules_option
+from bgrecord.cli.inputs import STDIN, gather
 from bgrecord.escapes import one_line, shown
 
 TITLE = "Backgammon analysis report"

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Iterable
 
 import click
 
 from bgrecord.cli.common import (
     each_file,
     fail,
-    gather,
     jobs_option,
     overwrite_option,
     quiet_option,
     rules_option,
     scheduler_option,
 )
+from bgrecord.cli.inputs import gather
 from bgrecord.cli.people import aliases_option
 from bgrecord.escapes import one_line
 from bgrecord.extras import require
@@ -64,7 +64,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         raise click.BadParameter("the plot is written as .html or .png", param_hint="--plot")
     outputs = [(games_out, None), (players_out, "players"), (matches_out, "matches"), (dice_out, "dice")]
     named = [(path, kind, format_of(path, table_format)) for path, kind in outputs if path]
-    inputs = gather(paths)
+    inputs = gather(paths, lazily=True)  # found as they are read: an archive in flat memory
     games_format = format_of(games_out, table_format)
     if any(fmt == "dataset" for _, kind, fmt in named if kind):
         raise click.BadParameter("a dataset is for the games table (-o); the other tables are small", param_hint="--format")
@@ -112,6 +112,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
                 if not guarded(found.path, take, _said):
                     problems += 1
             problems += batch.close()
+        inputs.report()
         for path, kind, fmt in named[1:]:
             write_table(getattr(summary, str(kind))(), path, fmt)
         if plot:
@@ -122,7 +123,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
         fail(str(exc))
     if not quiet:
         left_out = f" ({empty:,} gave no games)" if empty else ""
-        click.echo(f"{count(len(inputs.files), 'file')}{left_out}, {count(writer.rows, 'game')} -> {one_line(games_out)}", err=True)
+        click.echo(f"{count(inputs.count, 'file')}{left_out}, {count(writer.rows, 'game')} -> {one_line(games_out)}", err=True)
         if duplicates.copies and not dedupe:
             copies = f"{duplicates.copies:,} games are copies" if duplicates.copies != 1 else "1 game is a copy"
             click.echo(f"{copies} of others (the same moves and dice): see --dedupe", err=True)
@@ -179,9 +180,16 @@ class _Batch:
         return self.failed
 
 
-def _common_folder(files: list[str]) -> str:
-    """The folder all ``files`` stand in (a dataset's partitions are named below it)."""
+def _common_folder(files: Iterable[str]) -> str:
+    """The folder all ``files`` stand in (a dataset's partitions are named below it), found
+    file by file (an archive's names are many)."""
     import os.path
 
-    folders = [os.path.dirname(os.path.abspath(f)) for f in files if f != "-"]
-    return os.path.commonpath(folders) if folders else "."
+    common: str | None = None
+    last = ""
+    for file in files:
+        folder = os.path.dirname(os.path.abspath(file)) if file != "-" else None
+        if folder is not None and folder != last:  # a folder's files come together
+            last = folder
+            common = folder if common is None else os.path.commonpath([common, folder])
+    return common if common is not None else "."

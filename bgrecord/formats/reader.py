@@ -119,15 +119,68 @@ def match_files(paths: Iterable[str | Path], unreadable: Callable[[OSError], Non
         if str(name) == STDIN:
             found.setdefault(Path(STDIN), None)
         elif path.is_dir():
-            children = [Path(top, file) for top, _, files in os.walk(path, onerror=unreadable) for file in files]
-            for child in sorted(children):
-                if _is_match_file(child) and child.is_file():
-                    found.setdefault(child, None)
+            for child in walk_match_files(str(name), unreadable):
+                found.setdefault(Path(child), None)
         else:
             found.setdefault(path, None)
     return list(found)
 
 
-def _is_match_file(path: Path) -> bool:
-    name = path.name.lower()
+def walk_match_files(folder: str, unreadable: Callable[[OSError], None] | None = None) -> Iterator[str]:
+    """The match files below ``folder`` as they are found, in the order of their sorted paths
+    (each folder's entries by name, a folder's files where its name sorts): what is held is
+    the folders being listed, not the files found, so an archive of any size is walked in
+    flat memory. Names start with ``folder`` as :class:`~pathlib.Path` spells it (``./a/``
+    as ``a``); a folder linked to is not followed (as :func:`os.walk`), a folder that cannot be
+    listed is ``unreadable(error)`` and passed over."""
+    top = str(Path(folder))
+    pending: list[Iterator[tuple[str, str, os.DirEntry[str]]]] = [_listed(top, "" if top == "." else top, unreadable)]
+    while pending:
+        entry = next(pending[-1], None)
+        if entry is None:
+            pending.pop()
+            continue
+        name, path, found = entry
+        if _is_folder(found):
+            if not found.is_symlink():
+                pending.append(_listed(found.path, path, unreadable))
+        elif _is_match_name(name) and _is_file(found):
+            yield path
+
+
+def _listed(folder: str, spelled: str, unreadable: Callable[[OSError], None] | None) -> Iterator[tuple[str, str, os.DirEntry[str]]]:
+    """A folder's entries sorted by name: ``(name, path as spelled, entry)``."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted((entry.name, entry) for entry in listing)
+    except OSError as error:
+        if unreadable is not None:
+            unreadable(error)
+        return
+    for name, entry in entries:
+        yield name, os.path.join(spelled, name) if spelled else name, entry
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def is_match_file(name: str) -> bool:
+    """Whether a file's name is a match file's (its ending), as a folder's walk finds them."""
+    return _is_match_name(os.path.basename(name))
+
+
+def _is_match_name(name: str) -> bool:
+    name = name.lower()
     return name.endswith(MATCH_SUFFIXES) and not name.startswith(".")
+

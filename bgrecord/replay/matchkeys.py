@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bgrecord.core.position import Variant
 from bgrecord.formats.source import Input
 from bgrecord.replay import GameReplay
+
+if TYPE_CHECKING:
+    import sqlite3
 
 _KIND_CODES = {"move": 1, "double": 2, "take": 3, "drop": 4, "beaver": 5, "raccoon": 6, "setup": 12}
 _STARTS = {(variant.start, variant.start) for variant in Variant}  # a game set up at a start is that start
@@ -90,11 +93,14 @@ class MatchKeys:
 
 class Duplicates:
     """Marks the rows of a match already seen (by its key) with ``duplicate_of``: the file and
-    match index of its first copy, in the order the rows come."""
+    match index of its first copy, in the order the rows come. The first copy of each key is
+    held in a private temporary SQLite database (on disk past SQLite's page cache): an
+    archive's matches are many, and a run's memory does not grow with them."""
 
     def __init__(self) -> None:
-        self.first: dict[str, str] = {}
         self.copies = 0  # rows marked so far: games of a match seen before
+        self._first: sqlite3.Connection | None = None  # made at the first key
+        self._last: tuple[str, str] | None = None  # the last key and its first copy: a match's games come together
 
     def mark(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for row in rows:
@@ -102,7 +108,21 @@ class Duplicates:
             if key is None:
                 continue
             here = f"{row['file']}#{row['match']}"
-            original = self.first.setdefault(key, here)
+            original = self._last[1] if self._last is not None and self._last[0] == key else self._original(key, here)
+            self._last = key, original
             row["duplicate_of"] = original if original != here else None
             self.copies += original != here
         return rows
+
+    def _original(self, key: str, here: str) -> str:
+        """The first copy of ``key`` (``here`` when it is the first)."""
+        if self._first is None:
+            import sqlite3
+
+            self._first = sqlite3.connect("")  # "": a private temporary database, deleted when closed
+            self._first.execute("CREATE TABLE first (key TEXT PRIMARY KEY, original TEXT) WITHOUT ROWID")
+        found = self._first.execute("SELECT original FROM first WHERE key = ?", (key,)).fetchone()
+        if found is not None:
+            return str(found[0])
+        self._first.execute("INSERT INTO first VALUES (?, ?)", (key, here))
+        return here

@@ -18,9 +18,10 @@ error, with ``valid`` false), or merge two databases.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 from array import array
-from collections import Counter
+from collections import Counter, deque
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -146,96 +147,136 @@ def resolved(name: str) -> bytes:
 
 
 Unit = str | tuple[str, str | None]  # a file to read: its name, or its name and the content key the index has for it
-Work = Callable[[list[Unit]], Iterable[IndexRows]]
-Known = dict[int, tuple[int, str | None]]  # by a file's place in the run: the index's number and content key (None: it gave no games)
+Work = Callable[[Iterator[Unit]], Iterable[IndexRows]]
+Before = tuple[int, str | None]  # what the index has of a file: its number and content key (None: it gave no games)
+LOOKED_UP_AT_ONCE = 20_000  # a run's files resolved and looked up in the index at a time: a run's memory is a chunk's
 
 
-def index(target: str | Path, files: list[str], work: Work, dedupe: bool = False, waiting: Callable[[], None] | None = None,
+def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = False, waiting: Callable[[], None] | None = None,
           folders: Sequence[str] = (), people: People = NO_ALIASES) -> IndexReport:  # fmt: skip
     """Bring the index ``target`` up to date with ``files`` (found in ``folders``, or named):
     ``work(units)`` gives the rows of each unit in order (a file's name, or its name and the
     content key the index has for it: see :func:`index_rows`); files of the index under
     ``folders`` that are gone from the disk are taken out; copies of an indexed file are
     listed, not counted again; the players and dice tables count ``people`` (an aliases
-    table) as one person each. What is held a file is its name and resolved path: an
-    archive of many files in little memory."""
+    table) as one person each. ``files`` are taken as the work asks for them and looked up
+    :data:`LOOKED_UP_AT_ONCE` at a time: what is held is a chunk of names, not the archive's."""
     report = IndexReport()
     with working(target, waiting) as work_copy:
         database = work_copy.database
         report.remade_from = work_copy.remade_from
-        files, paths = _distinct(_with_old_files(work_copy, files, report))
-        known = _known(database, paths)
+        looked_up = bool(database.query("SELECT 1 FROM files LIMIT 1"))  # a new index: nothing to look up
         gone = _gone(database, folders)
         numbers = database.query("SELECT COALESCE(MAX(file_id), 0) + 1, (SELECT COALESCE(MAX(game_id), 0) + 1 FROM game_rows) FROM files")[0]
         writer = RowsWriter(work_copy, report, int(numbers[0]), int(numbers[1]))
         purged = [file_id for file_id, _ in gone]
         report.removed = [name for _, name in gone]
         _remove_files(database, purged)
-        _write(work, files, paths, known, writer, purged, report)
-        writer.flush()
-        files, paths, known = _orphaned_copies(database)  # their original changed or is gone: read again
-        _write(work, files, paths, known, writer, purged, report)
-        writer.flush()
+        run = _Run(database, int(numbers[0]) if looked_up else 0)
+        try:
+            _write(work, run.units(itertools.chain(files, _old_files(work_copy, report))), run, writer, purged, report)
+            writer.flush()
+            _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
+            writer.flush()
+        finally:
+            run.close()
         _drop_games(work_copy, purged)
         _mark_duplicates(database)
         _summaries(database, dedupe, people)
     return report
 
 
-def _write(work: Work, files: list[str], paths: list[bytes], known: Known, writer: RowsWriter, purged: list[int],
-           report: IndexReport) -> None:  # fmt: skip
-    units: list[Unit] = [(name, known[place][1]) if place in known else name for place, name in enumerate(files)]
-    for place, rows in enumerate(work(units)):
-        name, before = files[place], known.get(place)
+def _write(work: Work, units: Iterator[Unit], run: _Run, writer: RowsWriter, purged: list[int], report: IndexReport) -> None:
+    for rows in work(units):
+        name, path, before = run.pending.popleft()
         if rows.unchanged:
-            report.unchanged.append(name)
+            report.unchanged += 1
             continue
         if before is None:
-            report.added.append(name)
+            report.added += 1
+        elif before[1] is None:
+            report.retried += 1
         else:
-            (report.retried if before[1] is None else report.replaced).append(name)
+            report.replaced += 1
+        if before is not None:
             purged.append(before[0])
             _remove_files(writer.database, [before[0]])
-        writer.add(rows, paths[place])
+        writer.add(rows, path)
 
 
-def _distinct(files: list[str]) -> tuple[list[str], list[bytes]]:
-    """Each file once, whatever the path that names it (the first name given), and its
-    resolved path."""
-    seen: set[bytes] = set()
-    kept, paths = [], []
-    for name in files:
-        path = resolved(name)
-        if path not in seen:
-            seen.add(path)
-            kept.append(name)
-            paths.append(path)
-    return kept, paths
+class _Run:
+    """A run's files as the work asks for them: each once, whatever the path that names it
+    (the first name given), with what the index has of it. Names are taken
+    :data:`LOOKED_UP_AT_ONCE` at a time: resolved, the paths of earlier chunks passed over (a
+    table of them is kept in the database from the second chunk on) and the rest looked up
+    in the index. ``pending``: each unit given to the work and not yet written, as ``(name,
+    resolved path, what the index has of it)``."""
+
+    def __init__(self, database: Database, first_new: int) -> None:
+        self.database = database
+        self.first_new = first_new  # the number of the run's first new file; 0: a new index, nothing to look up
+        self.pending: deque[tuple[str, bytes, Before | None]] = deque()
+        self.unrecorded: list[bytes] = []  # the last chunk's paths, recorded when another comes
+        self.recorded = False  # the table of earlier chunks' paths exists
+
+    def units(self, names: Iterable[str]) -> Iterator[Unit]:
+        names = iter(names)
+        while chunk := list(itertools.islice(names, LOOKED_UP_AT_ONCE)):
+            firsts: dict[bytes, str] = {}
+            for name in chunk:
+                firsts.setdefault(resolved(name), name)
+            paths = list(firsts)
+            if self.unrecorded:
+                self._record(self.unrecorded)
+            if self.recorded or self.first_new:
+                paths, known = self._looked_up(paths)
+            else:
+                known = {}
+            self.unrecorded = paths
+            yield from self.given((firsts[path], path, known.get(path)) for path in paths)
+
+    def given(self, files: Iterable[tuple[str, bytes, Before | None]]) -> Iterator[Unit]:
+        """Files already resolved and looked up, as units of work."""
+        for name, path, before in files:
+            self.pending.append((name, path, before))
+            yield name if before is None else (name, before[1])
+
+    def _record(self, paths: list[bytes]) -> None:
+        if not self.recorded:
+            self.database.execute("CREATE TEMPORARY TABLE run_paths (path BLOB PRIMARY KEY)")
+            self.recorded = True
+        self.database.append("run_paths", [(path,) for path in paths], {"path": "bytes"})
+
+    def _looked_up(self, paths: list[bytes]) -> tuple[list[bytes], dict[bytes, Before]]:
+        """``paths`` but those of earlier chunks, and what the index had of each before the run."""
+        database = self.database
+        database.execute("CREATE TEMPORARY TABLE run_chunk (seq BIGINT, path BLOB)")
+        try:
+            database.append("run_chunk", list(enumerate(paths)), {"seq": "Int64", "path": "bytes"})
+            if self.recorded:
+                earlier = {int(seq) for (seq,) in database.tuples("SELECT seq FROM run_chunk WHERE path IN (SELECT path FROM run_paths)")}
+                paths = [path for seq, path in enumerate(paths) if seq not in earlier]
+            known = {bytes(path): (int(file_id), key) for path, file_id, key in database.tuples(
+                "SELECT run_chunk.path, files.file_id, files.file_key FROM run_chunk JOIN files ON files.path = run_chunk.path "
+                "WHERE files.file_id < ?", [self.first_new])} if self.first_new else {}  # fmt: skip
+            return paths, known
+        finally:
+            database.execute("DROP TABLE run_chunk")
+
+    def close(self) -> None:
+        if self.recorded:
+            self.database.execute("DROP TABLE run_paths")
+            self.recorded = False
 
 
-def _with_old_files(work_copy: Working, files: list[str], report: IndexReport) -> list[str]:
-    """``files``, and those an older index listed that are still on disk (one among them is
-    kept once by :func:`_distinct`, which comes after)."""
-    more = []
+def _old_files(work_copy: Working, report: IndexReport) -> Iterator[str]:
+    """The files an older index listed that are still on disk (one among the run's files is
+    read once: :class:`_Run`)."""
     for name in work_copy.old_files:
         if os.path.isfile(name):
-            more.append(name)
+            yield name
         else:
             report.not_found.append(name)
-    return files + more
-
-
-def _known(database: Database, paths: list[bytes]) -> Known:
-    """The files the index has among ``paths`` (by their place there)."""
-    if not database.query("SELECT 1 FROM files LIMIT 1"):  # a new index: nothing to look up
-        return {}
-    database.execute("CREATE TEMPORARY TABLE run (seq BIGINT, path BLOB)")
-    try:
-        database.append("run", list(enumerate(paths)), {"seq": "Int64", "path": "bytes"})
-        return {int(seq): (int(file_id), key) for seq, file_id, key in
-                database.tuples("SELECT run.seq, files.file_id, files.file_key FROM run JOIN files ON files.path = run.path")}  # fmt: skip
-    finally:
-        database.execute("DROP TABLE run")
 
 
 def _gone(database: Database, folders: Sequence[str]) -> list[tuple[int, str]]:
@@ -256,12 +297,11 @@ def _remove_files(database: Database, file_ids: Sequence[int]) -> None:
         database.execute("DELETE FROM files WHERE file_id = ?", [file_id])
 
 
-def _orphaned_copies(database: Database) -> tuple[list[str], list[bytes], Known]:
+def _orphaned_copies(database: Database) -> list[tuple[str, bytes, Before]]:
     """Copies whose original changed or left the index: to read again (named by their
-    resolved path), as :func:`_distinct` and :func:`_known` give them."""
+    resolved path), each ``(name, resolved path, what the index has of it)``."""
     found = database.query("SELECT file_id, path FROM files WHERE copy_of IS NOT NULL AND copy_of NOT IN (SELECT file_id FROM files)")
-    paths = [bytes(path) for _, path in found]
-    return [os.fsdecode(path) for path in paths], paths, {place: (int(file_id), None) for place, (file_id, _) in enumerate(found)}
+    return [(os.fsdecode(bytes(path)), bytes(path), (int(file_id), None)) for file_id, path in found]
 
 
 def _drop_games(work_copy: Working, file_ids: list[int]) -> None:

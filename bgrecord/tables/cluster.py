@@ -12,8 +12,9 @@ another (``retries``), not the run lost. The same batching (:func:`in_order`,
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from bgrecord.extras import require
 
@@ -26,7 +27,7 @@ class ClusterError(Exception):
     """The cluster cannot be reached or started."""
 
 
-def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, batch: int = BATCH,
+def in_order(submit: Callable[[list[Any]], Any], files: Iterable[Any], window: int, batch: int = BATCH,
              retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
     """The results of ``submit(batch)`` (a future of a list) for each batch of ``batch``
     files, in file order, with at most ``window`` batches out at once: results never pile up
@@ -44,8 +45,8 @@ def in_order(submit: Callable[[list[Any]], Any], files: list[Any], window: int, 
                 raise
             return retry(files, exc)
 
-    for start in range(0, len(files), batch):
-        part = files[start : start + batch]
+    remaining = iter(files)
+    while part := list(itertools.islice(remaining, batch)):
         pending.append((part, submit(part)))
         if len(pending) >= window:
             yield from results(*pending.popleft())  # the oldest batch first
@@ -63,7 +64,7 @@ def run_batch(work: Callable[..., Any], files: list[Any], arguments: tuple[Any, 
     return [work(name, *arguments) for name in files]
 
 
-def cluster_map(work: Callable[..., Any], files: list[str], arguments: tuple[Any, ...], address: str,
+def cluster_map(work: Callable[..., Any], files: Iterable[Any], arguments: tuple[Any, ...], address: str,
                 workers: int = 2, batch: int = BATCH,
                 retry: Callable[[list[Any], Exception], list[Any]] | None = None) -> Iterator[Any]:  # fmt: skip
     """``work(file, *arguments)`` for every file on the cluster at ``address`` (``local``: a

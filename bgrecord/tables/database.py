@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import sqlite3
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -65,6 +64,8 @@ class Database:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
                 self.connection: Any = engine.connect(str(self.path), read_only=read_only, config={"memory_limit": DUCKDB_MEMORY})
             else:
+                import sqlite3  # here: a DuckDB index's search has no need of it
+
                 self.connection = sqlite3.connect(self.path.resolve().as_uri() + ("?mode=ro" if read_only else ""), uri=True)
         except Exception as exc:
             if is_engine_error(exc):

@@ -19,7 +19,6 @@ highest source first, then the highest target, a ``*`` on each move that hits, `
 from __future__ import annotations
 
 import base64
-import hashlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -27,6 +26,11 @@ from bgrecord.core.moves import OFF, Move, Play, point_name
 from bgrecord.core.position import LegalPlay, Position
 from bgrecord.core.position_id import position_value, unpack
 from bgrecord.formats.limits import MAX_ACTIONS
+
+try:  # BLAKE2 itself: hashlib would load OpenSSL too, a few ms of a search's start
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without it
+    from hashlib import blake2b
 
 KINDS = ("move", "double", "take", "drop", "beaver", "raccoon", "resign", "win", "loss", "setup", "accept-resign", "reject-resign",
          "left-out")  # left-out: an action a repair of the replay reads as not done (a row written twice...)
@@ -48,7 +52,7 @@ def position_hash(on_roll: tuple[int, ...], opponent: tuple[int, ...]) -> int:
     the side on roll (its 26 slots: off, points 1-24, bar, in its own numbering) then the
     opponent's, as a signed little-endian integer (two positions share one with a chance of 1
     in 2**64 a pair)."""
-    return int.from_bytes(hashlib.blake2b(bytes(on_roll + opponent), digest_size=8).digest(), "little", signed=True)
+    return int.from_bytes(blake2b(bytes(on_roll + opponent), digest_size=8).digest(), "little", signed=True)
 
 
 def hash_of(position: Position) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import sqlite3
+import sys
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -21,13 +21,20 @@ class DatabaseError(ValueError):
 
 def is_engine_error(exc: BaseException) -> bool:
     """An error of SQLite, of DuckDB or of the file system under them."""
-    return isinstance(exc, (sqlite3.Error, OSError)) or type(exc).__module__.lstrip("_") == "duckdb"
+    return isinstance(exc, OSError) or _is_sqlite(exc, "Error") or type(exc).__module__.lstrip("_") == "duckdb"
+
+
+def _is_sqlite(exc: BaseException, kind: str) -> bool:
+    """An error of SQLite's of this kind (none when SQLite is not loaded: a DuckDB index's
+    search has no need of it)."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return sqlite3 is not None and isinstance(exc, getattr(sqlite3, kind))
 
 
 def is_storage_error(exc: BaseException) -> bool:
     """An engine's error of the storage (a full disk, an unreadable or locked file), not of
     the rows written: no file's rows are to blame for it."""
-    if isinstance(exc, OSError) or isinstance(exc, sqlite3.OperationalError):
+    if isinstance(exc, OSError) or _is_sqlite(exc, "OperationalError"):
         return True
     return type(exc).__module__.lstrip("_") == "duckdb" and type(exc).__name__ in (
         "IOException", "OutOfMemoryException", "FatalException", "PermissionException", "InterruptException",

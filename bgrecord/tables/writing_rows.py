@@ -53,12 +53,12 @@ class IndexRows(FileRows):
 class IndexReport:
     """What an index run did."""
 
-    added: list[str] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
+    added: int = 0  # files (counts only: an archive's names are many)
+    replaced: int = 0
+    unchanged: int = 0
     problems: list[tuple[str, str, bool]] = field(default_factory=list)  # (file, why, bgrecord's own failure)
     empty: list[tuple[str, str]] = field(default_factory=list)  # (file, why): read, but no games
-    retried: list[str] = field(default_factory=list)  # files that gave no games before, read again
+    retried: int = 0  # files that gave no games before, read again
     copies: list[tuple[str, str]] = field(default_factory=list)  # (file, the indexed file whose bytes it has)
     removed: list[str] = field(default_factory=list)  # files gone from an indexed folder: taken out
     remade_from: str | None = None  # the schema of an older index, made again from the files it listed
