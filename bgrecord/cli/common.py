@@ -226,7 +226,7 @@ def each_file(work: Callable[..., Any], files: Iterable[Any], arguments: tuple[A
     name_of = sized or (lambda unit: unit)
 
     def here(file: Any) -> Any:
-        return work(source_of(file) if isinstance(file, str) else file, *arguments)
+        return work(_source(file), *arguments)
 
     try:
         total = len(files) if isinstance(files, list) else None

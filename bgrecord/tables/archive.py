@@ -188,7 +188,7 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
 
 def _write(work: Work, units: Iterator[Unit], run: _Run, writer: RowsWriter, purged: list[int], report: IndexReport) -> None:
     for rows in work(units):
-        name, path, before = run.pending.popleft()
+        path, before = run.pending.popleft()
         if rows.unchanged:
             report.unchanged += 1
             continue
@@ -209,13 +209,13 @@ class _Run:
     (the first name given), with what the index has of it. Names are taken
     :data:`LOOKED_UP_AT_ONCE` at a time: resolved, the paths of earlier chunks passed over (a
     table of them is kept in the database from the second chunk on) and the rest looked up
-    in the index. ``pending``: each unit given to the work and not yet written, as ``(name,
-    resolved path, what the index has of it)``."""
+    in the index. ``pending``: each unit given to the work and not yet written, as ``(resolved
+    path, what the index has of it)``."""
 
     def __init__(self, database: Database, first_new: int) -> None:
         self.database = database
         self.first_new = first_new  # the number of the run's first new file; 0: a new index, nothing to look up
-        self.pending: deque[tuple[str, bytes, Before | None]] = deque()
+        self.pending: deque[tuple[bytes, Before | None]] = deque()
         self.unrecorded: list[bytes] = []  # the last chunk's paths, recorded when another comes
         self.recorded = False  # the table of earlier chunks' paths exists
 
@@ -238,7 +238,7 @@ class _Run:
     def given(self, files: Iterable[tuple[str, bytes, Before | None]]) -> Iterator[Unit]:
         """Files already resolved and looked up, as units of work."""
         for name, path, before in files:
-            self.pending.append((name, path, before))
+            self.pending.append((path, before))
             yield name if before is None else (name, before[1])
 
     def _record(self, paths: list[bytes]) -> None:

@@ -332,17 +332,14 @@ def searched(path: str | Path) -> Iterator[Database]:
 
 
 def _opened(path: str | Path) -> Database:
-    if Path(path).is_dir():  # a dataset's module only for a folder: a file's search starts sooner
+    if Path(path).is_file():
+        database = Database(path, read_only=True)
+    else:  # a dataset's module only for what is not a file: a file's search starts sooner
         from bgrecord.tables.dataset import is_dataset, opened
 
-        if is_dataset(path):
-            database = opened(path)
-        else:
+        if not is_dataset(path):
             raise ValueError(f"{path}: no such index")
-    elif Path(path).is_file():
-        database = Database(path, read_only=True)
-    else:
-        raise ValueError(f"{path}: no such index")
+        database = opened(path)
     try:
         schema = database.schema()
         if schema is None:
