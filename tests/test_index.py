@@ -120,6 +120,36 @@ def test_find_answers_every_occurrence_with_every_column(tmp_path: Path, engine:
         assert document["total"] == len(found) and [o["step"] for o in document["occurrences"]] == [o["step"] for o in found]
 
 
+def test_duckdb_sorts_a_common_position_a_page_at_a_time_and_finds_what_sqlite_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DuckDB holds a sorted result whole in its bounded memory: a position found more than a
+    page's worth is sorted a page at a time (the opening's, a million times in a million
+    games). Whatever the page and the limit, the occurrences are SQLite's, in the same order."""
+    pytest.importorskip("duckdb")
+    samples = copy_samples(tmp_path / "samples")
+    sqlite, duckdb = tmp_path / "archive.sqlite", tmp_path / "archive.duckdb"
+    for db in (sqlite, duckdb):
+        assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    counts: dict[str, int] = {}
+    for row in rows_of(sqlite, "positions"):
+        counts[row["position_id"]] = counts.get(row["position_id"], 0) + 1
+    common = sorted(counts, key=lambda position_id: (-counts[position_id], position_id))[:3]
+    assert counts[common[0]] > 8
+    paged = []
+    real = search._more_than
+    monkeypatch.setattr(search, "_more_than", lambda *args: paged.append(real(*args)) or paged[-1])
+    for page in (1, 2, 3, 1000):
+        monkeypatch.setattr(search, "PAGE", page)
+        for position_id in common:
+            for limit in (None, 1, 2, 3, 5, 8):
+                wanted = search.Wanted.of(position_id)
+                assert list(search.find(duckdb, wanted, limit)) == list(search.find(sqlite, wanted, limit)), (position_id, page, limit)
+    assert True in paged and False in paged
+    player = next(search.find(sqlite, search.Wanted.of(common[0])))["player1"]
+    wanted = search.Wanted.of(common[0], player=player)  # what else is asked filters a page's rows
+    monkeypatch.setattr(search, "PAGE", 2)
+    assert list(search.find(duckdb, wanted)) == list(search.find(sqlite, wanted)) != []
+
+
 def test_find_by_play_in_either_order_by_player_and_by_dice(tmp_path: Path) -> None:
     db = tmp_path / "archive.sqlite"
     assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0

@@ -193,15 +193,18 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
       bgrecord find archive.sqlite 4HPwATDgc/ABMA --play '13/11 24/23'
     """
-    from bgrecord.tables.search import Wanted, count_in, find_in, searched
+    from bgrecord.tables.database import Opening
 
+    opening = Opening.of(database)  # DuckDB opens the file while the search's modules load
     try:
-        wanted = Wanted.of(position, dice, cube, score, play, player)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--play" if play and "play" in str(exc) else "POSITION") from None
-    shown = 0
-    try:
-        with searched(database) as index:  # opened once: counted and searched
+        from bgrecord.tables.search import Wanted, count_in, find_in, searched
+
+        try:
+            wanted = Wanted.of(position, dice, cube, score, play, player)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--play" if play and "play" in str(exc) else "POSITION") from None
+        shown = 0
+        with searched(database, opening) as index:  # opened once: counted and searched
             total = count_in(index, wanted) if output == "json" or limit else None
             found = find_in(index, wanted, limit)
             if output == "json":
@@ -212,6 +215,9 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
                     shown += 1
     except (ValueError, ImportError) as exc:
         fail(str(exc))
+    finally:
+        if opening is not None:
+            opening.close()
     if output != "json":
         total = shown if total is None else total
         said = f"the first {shown:,} of {count(total, 'occurrence')}" if total > shown else count(total, "occurrence")

@@ -22,7 +22,7 @@ from typing import Any, Iterator, cast
 from bgrecord.core.ids import XGID, GameState, MatchState, identify
 from bgrecord.core.moves import Dice
 from bgrecord.core.position import Position
-from bgrecord.tables.database import SCHEMA_VERSION, Database, divided
+from bgrecord.tables.database import SCHEMA_VERSION, Database, Opening, divided
 from bgrecord.tables.positions import (
     ACTS, ANSWERS, DICE, KIND_CODES, Occurrence, cube_code, hash_of, id_of_key, occurrence, play_code, played,
 )  # fmt: skip
@@ -139,16 +139,56 @@ def find_in(database: Database, wanted: Wanted, limit: int | None = None, analys
     as it is read: where (file, line and what it counts, match, game, move), what was done
     from it, its identifiers; and with ``analysis``, the decisions analysed there
     (``analysis``, a list, where the index holds an analysis; empty where none was made there)."""
-    bound = f" LIMIT {int(limit)}" if limit else ""
     identifiers = _Identifiers(wanted.position_id)
-    condition, values = wanted.where(database.engine, database.buckets)
-    sql = f"SELECT {_COLUMNS} {_FROM} WHERE {condition} ORDER BY f.file, f.file_id, g.match, g.game, p.step{bound}"
     judged = _Analyses(database) if analysis else None
-    for row in database.tuples(sql, values):
+    for row in _occurrence_rows(database, wanted, limit):
         found = _found(row, wanted.position_id, identifiers)
         if judged is not None and judged.present:
             found["analysis"] = judged.at(row[12], row[13], row[14])
         yield found
+
+
+PAGE = 100_000  # DuckDB: occurrences sorted by one query (it holds a sorted result whole, in its bounded memory: some 20 MB a page)
+_KEYS = ("COALESCE(f.file, '')", *(f"COALESCE({key}, {-(1 << 62)})" for key in ("f.file_id", "g.match", "g.game", "p.step")))
+"""File order, an occurrence's key (a NULL another program wrote sorts first, in both engines)."""
+
+
+def _occurrence_rows(database: Database, wanted: Wanted, limit: int | None) -> Iterator[tuple[Any, ...]]:
+    """The rows of the occurrences (:data:`_COLUMNS`), in file order. SQLite sorts them in one
+    query, on disk past its cache. DuckDB holds a sorted result whole in its memory, which is
+    bounded: a position of more than :data:`PAGE` occurrences (the opening's, a million times
+    in a million games) is sorted a page at a time, each the occurrences after the last (its
+    bounds found first, sorting their keys alone)."""
+    condition, values = wanted.where(database.engine, database.buckets)
+    keys, marks = ", ".join(_KEYS), ", ".join("?" * len(_KEYS))
+    if database.engine != "duckdb" or not _more_than(database, wanted, PAGE):
+        bound = f" LIMIT {int(limit)}" if limit else ""
+        yield from database.tuples(f"SELECT {_COLUMNS} {_FROM} WHERE {condition} ORDER BY {keys}{bound}", values)
+        return
+    after: list[Any] = []
+    left = limit or -1  # -1: no limit
+    while left:
+        since = f" AND ({keys}) > ({marks})" if after else ""  # strictly after: each page moves on
+        page = PAGE if left < 0 else min(PAGE, left)
+        last = database.query(f"SELECT {keys} {_FROM} WHERE {condition}{since} ORDER BY {keys} LIMIT 1 OFFSET {page - 1}", values + after)
+        until = f" AND ({keys}) <= ({marks})" if last else ""
+        for row in database.tuples(f"SELECT {_COLUMNS} {_FROM} WHERE {condition}{since}{until} ORDER BY {keys}",
+                                   values + after + (list(last[0]) if last else [])):  # fmt: skip
+            yield row
+            left -= 1
+            if not left:
+                return
+        if not last:
+            return
+        after = list(last[0])
+
+
+def _more_than(database: Database, wanted: Wanted, count: int) -> bool:
+    """Whether the position has more than ``count`` rows (counted up to one more, on the
+    positions alone: what else is asked only finds fewer)."""
+    bucket = " AND bucket = ?" if database.buckets else ""
+    values = [wanted.key] + ([wanted.key & (database.buckets - 1)] if database.buckets else [])
+    return bool(database.query(f"SELECT count(*) FROM (SELECT 1 FROM positions WHERE position = ?{bucket} LIMIT {count + 1})", values)[0][0] > count)
 
 
 def count_in(database: Database, wanted: Wanted) -> int:
@@ -316,11 +356,12 @@ def _replayed(rows: list[tuple[Any, ...]], base: Any) -> list[Occurrence]:
 
 
 @contextlib.contextmanager
-def searched(path: str | Path) -> Iterator[Database]:
-    """The index at ``path`` opened to be searched (read only); ``ValueError`` saying why it
+def searched(path: str | Path, opening: Opening | None = None) -> Iterator[Database]:
+    """The index at ``path`` opened to be searched (read only; ``opening``: the file's
+    :class:`~bgrecord.tables.database.Opening` already begun); ``ValueError`` saying why it
     cannot be (no such file, not an index, another schema, no positions); an engine's error
     while searching is a :class:`~bgrecord.tables.storage.DatabaseError` naming the file."""
-    database = _opened(path)
+    database = _opened(path, opening)
     try:
         yield database
     except Exception as exc:
@@ -331,8 +372,10 @@ def searched(path: str | Path) -> Iterator[Database]:
         database.close()
 
 
-def _opened(path: str | Path) -> Database:
-    if Path(path).is_file():
+def _opened(path: str | Path, opening: Opening | None) -> Database:
+    if opening is not None:
+        database = opening.database()
+    elif Path(path).is_file():
         database = Database(path, read_only=True)
     else:  # a dataset's module only for what is not a file: a file's search starts sooner
         from bgrecord.tables.dataset import is_dataset, opened
