@@ -28,7 +28,7 @@ from bgrecord.formats.source import Input
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.show.steps import step_records
 from bgrecord.tables import positions as codes
-from bgrecord.tables import search, stats
+from bgrecord.tables import search, stats, writing_rows
 from bgrecord.tables.database import Database
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
@@ -295,6 +295,28 @@ def test_files_looked_up_a_few_at_a_time_make_the_index_made_at_once(tmp_path: P
     (tmp_path / "real" / "gnubg-5pt-crawford.mat").write_text("5 point match\n")  # changed: read again, wherever its chunk
     again = run("index", "real", "linked", "-o", f"chunked.{engine}")
     assert "0 files added, 1 changed, 18 unchanged" in again.output, again.output
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_copies_are_found_across_batches_as_within_one(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The content keys are asked of the index a batch at a time (memory holds a batch's):
+    written a file at a time, the copies, in the run and of files indexed before it, are the
+    ones found in one batch."""
+    samples = copy_samples(tmp_path / "samples")
+    for name in ("a-copy.mat", "zz-copy.mat"):
+        shutil.copy(samples / "bbgt-two-matches.mat", samples / name)
+    (tmp_path / "later").mkdir()
+    shutil.copy(samples / "gnubg-5pt-crawford.mat", tmp_path / "later" / "copy.mat")
+    said, tables = [], []
+    for batch in (None, 1):
+        if batch:
+            monkeypatch.setattr(writing_rows, "BATCH_FILES", batch)
+        db = tmp_path / f"{batch}.{engine}"
+        said.append(run("index", str(samples), "-o", str(db)).output + run("index", str(tmp_path / "later"), "-o", str(db)).output)
+        tables.append({table: rows_of(db, table) for table in ("files", "games")})
+    assert said[0].count("a copy, not counted again") == 3 and said[0] == said[1].replace(str(tmp_path / "1."), str(tmp_path / "None."))
+    for table, rows in tables[0].items():
+        same_table(tables[1][table], rows, [c for c in rows[0] if c not in ("file_id", "game_id")], table)
 
 
 def test_a_copy_whose_original_changes_or_goes_is_read_again(tmp_path: Path) -> None:

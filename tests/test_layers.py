@@ -23,6 +23,7 @@ PACKAGE = ROOT / "bgrecord"
 LAYERS = ["core", "formats", "replay", "writing", "tables", "analysis", "show", "report", "cli"]
 ROOT_UTILITIES = {"bgrecord.extras", "bgrecord.outputs", "bgrecord.escapes", "bgrecord.names", "bgrecord.processes"}
 UPWARD_HOOKS = {("bgrecord.core.position", "bgrecord.show.board"), ("bgrecord.core.position", "bgrecord.show.svg")}
+ENTRY_POINTS = {"bgrecord.__main__", "bgrecord.launch"}  # the console script's: above every layer, as the package is
 NOT_IMPORTABLE = {"bgrecord.analysis.gnubg_script"}  # runs inside GNU Backgammon, which gives it the gnubg module
 
 
@@ -74,9 +75,9 @@ def imports_of(name: str) -> list[tuple[str, bool]]:
 
 def layer(name: str) -> int | None:
     """The index of the module's layer in LAYERS; -1 for a root utility; None for the package
-    itself and its entry point."""
+    itself and its entry points."""
     parts = name.split(".")
-    if len(parts) == 1 or name == "bgrecord.__main__":
+    if len(parts) == 1 or name in ENTRY_POINTS:
         return None
     if len(parts) == 2 and parts[1] not in LAYERS:
         return -1

@@ -84,7 +84,7 @@ class RowsWriter:
         self.pending: list[tuple[IndexRows, bytes]] = []
         self.positions = 0
         self.tables: dict[str, list[Any]] = {}
-        self.originals: dict[str, tuple[int, str]] = {}  # content key -> the indexed file that has it
+        self.originals: dict[str, tuple[int, str]] = {}  # content key -> the indexed file that has it (the batch's keys)
 
     def add(self, rows: IndexRows, path: bytes) -> None:
         """The rows of a file read (new, changed or read again), known by its resolved ``path``."""
@@ -137,10 +137,11 @@ class RowsWriter:
         return self.next_file - 1
 
     def look_up(self, files: list[IndexRows]) -> None:
-        """The indexed files that have the content of these (by key), for :meth:`write`."""
-        if len(self.originals) > 100_000:  # memory flat: the older keys are asked again when needed
-            self.originals.clear()
-        keys = sorted({rows.file_key for rows in files if rows.file_key} - set(self.originals))
+        """The indexed files that have the content of these (by key), for :meth:`write`: asked
+        of the index a batch at a time (the files written before are there; a copy within the
+        batch is found as it is written), so that memory holds a batch's keys, not the run's."""
+        self.originals = {}
+        keys = sorted({rows.file_key for rows in files if rows.file_key})
         for start in range(0, len(keys), 500):
             part = keys[start : start + 500]
             found = self.database.query(f"SELECT file_key, file_id, file FROM files WHERE file_key IN ({', '.join('?' * len(part))}) "
