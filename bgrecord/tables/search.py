@@ -75,14 +75,19 @@ class Wanted:
     def key(self) -> int:
         return hash_of(self.position)
 
+    def position_where(self, buckets: int | None = None, table: str = "p.") -> tuple[list[str], list[Any]]:
+        """The SQL conditions on the positions table (its columns prefixed ``table``) that
+        find the position alone, and their values (with ``buckets``, a dataset's bucket too)."""
+        clauses, values = [f"{table}position = ?"], [self.key]
+        if buckets:
+            clauses.append(f"{table}bucket = ?")
+            values.append(self.key & (buckets - 1))
+        return clauses, values
+
     def where(self, engine: str, buckets: int | None = None) -> tuple[str, list[Any]]:
         """The SQL condition on the positions (``p``) and games (``g``) rows, and its values
         (with ``buckets``, those of a dataset: the bucket to read)."""
-        clauses: list[str] = ["p.position = ?"]
-        values: list[Any] = [self.key]
-        if buckets:
-            clauses.append("p.bucket = ?")
-            values.append(self.key & (buckets - 1))
+        clauses, values = self.position_where(buckets)
         state = self.state
         act = f"(p.act % {ACTS})"
         kind = divided(engine, act, 2 * DICE)
@@ -186,9 +191,8 @@ def _occurrence_rows(database: Database, wanted: Wanted, limit: int | None) -> I
 def _more_than(database: Database, wanted: Wanted, count: int) -> bool:
     """Whether the position has more than ``count`` rows (counted up to one more, on the
     positions alone: what else is asked only finds fewer)."""
-    bucket = " AND bucket = ?" if database.buckets else ""
-    values = [wanted.key] + ([wanted.key & (database.buckets - 1)] if database.buckets else [])
-    return bool(database.query(f"SELECT count(*) FROM (SELECT 1 FROM positions WHERE position = ?{bucket} LIMIT {count + 1})", values)[0][0] > count)
+    clauses, values = wanted.position_where(database.buckets, table="")
+    return bool(database.query(f"SELECT count(*) FROM (SELECT 1 FROM positions WHERE {' AND '.join(clauses)} LIMIT {count + 1})", values)[0][0] > count)
 
 
 def count_in(database: Database, wanted: Wanted) -> int:
