@@ -21,7 +21,8 @@ from bgrecord.formats.records import MatchRecord
 from bgrecord.formats.source import Input
 from bgrecord.replay import GameReplay
 from bgrecord.replay.rules import rules_for, stated_rules
-from bgrecord.tables.stats import Tables, match_rows
+from bgrecord.tables.stats import match_rows
+from bgrecord.tables.summing import Tables
 from bgrecord.writing.convert import converted
 from bgrecord.writing.ogxm import write_stream
 from bgrecord.writing.stated import played_rules
@@ -61,7 +62,7 @@ def reading(source: Path | Input, spec: str | None = None) -> Reading:
     tables = Tables()
     tables.add(rows)
     clean = bool(rows) and not any(row["errors"] for row in rows) and not any(note.severity is Severity.ERROR for note in notes)
-    return Reading(rows, tables.player_rows(), tables.match_table_rows(), [rules[number] for number in sorted(rules)], clean, warnings)
+    return Reading(rows, list(tables.player_rows()), tables.match_table_rows(), [rules[number] for number in sorted(rules)], clean, warnings)
 
 
 def converted_reading(path: Path | Input, target: str, spec: str | None = None) -> Reading:

@@ -121,16 +121,16 @@ def test_any_exception_of_one_file_is_its_one_internal_issue_in_every_command(bo
 
 
 def test_a_failure_in_the_main_process_is_its_files_too(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bgrecord.tables import stats
+    from bgrecord.tables.summing import Tables
 
-    original = stats.Tables.add
+    original = Tables.add
 
     def add(self: Any, rows: Any) -> None:
         if any(str(row["file"]).endswith("b.mat") for row in rows):
             raise MemoryError
         original(self, rows)
 
-    monkeypatch.setattr(stats.Tables, "add", add)
+    monkeypatch.setattr(Tables, "add", add)
     for name in ("a.mat", "b.mat", "c.mat"):
         (tmp_path / name).write_bytes(CLEAN.read_bytes())
     done = invoke("stats", "-j", "1", str(tmp_path / "a.mat"), str(tmp_path / "b.mat"), str(tmp_path / "c.mat"), "-o", str(tmp_path / "g.csv"),

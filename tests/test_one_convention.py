@@ -51,7 +51,7 @@ def test_an_empty_table_is_an_empty_json_list(tmp_path: Path) -> None:
 @pytest.mark.parametrize("suffix", [".json", ".jsonl"])
 def test_an_analysis_table_reads_back_from_json_and_json_lines(tmp_path: Path, suffix: str) -> None:
     from bgrecord.tables.export import write_table
-    from bgrecord.tables.stats import frame
+    from bgrecord.tables.summing import frame
 
     row = {name: None for name in TABLES["matches"]} | {"file": "a.mat", "match_key": "k", "match": 1, "plies": 0, "games": 1}
     write_table(frame([row], TABLES["matches"]), tmp_path / f"m{suffix}", "json" if suffix == ".json" else "jsonl")
@@ -107,7 +107,7 @@ def test_replay_with_another_matchs_analysis_says_so(tmp_path: Path) -> None:
     row = {name: None for name in TABLES["decisions"]} | {"file": "other.mat", "match_key": "k", "game_key": "0" * 16, "step": 1,
                                                           "plies": 0, "kind": "checker", "error": 0.5}  # fmt: skip
     from bgrecord.tables.export import write_table
-    from bgrecord.tables.stats import frame
+    from bgrecord.tables.summing import frame
 
     write_table(frame([row], TABLES["decisions"]), tmp_path / "d.csv", "csv")
     result = CliRunner().invoke(main, ["replay", str(SAMPLES / "gnubg-5pt-crawford.mat"), "--analysis", str(tmp_path / "d.csv"), "--board", "none"])

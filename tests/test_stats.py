@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from conftest import CORPUS, oracle_matches
 
 from bgrecord.cli import main
-from bgrecord.tables import stats
+from bgrecord.tables import stats, summing
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "stats"
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -114,7 +114,7 @@ def test_the_dice_test_accepts_fair_dice_and_rejects_loaded_ones() -> None:
     rng = random.Random(6)
 
     def verdict(text: str) -> tuple[float, float]:
-        tables = stats.Tables()
+        tables = summing.Tables()
         tables.add_row(dice_row(text))
         row = tables.dice().set_index("player").loc["all"]
         return row["p_faces"], row["p_doubles"]
@@ -123,6 +123,33 @@ def test_the_dice_test_accepts_fair_dice_and_rejects_loaded_ones() -> None:
     assert fair[0] > 0.01 and fair[1] > 0.01
     assert verdict(rolls(rng, 30000, sixes=0.05))[0] < 1e-6
     assert verdict(rolls(rng, 30000, doubles=0.05))[1] < 1e-6
+
+
+def test_a_players_sums_are_small_and_what_is_not_a_roll_is_not_counted() -> None:
+    """An archive's players are held in memory while its games are summed (an index of a
+    million games: tens of thousands of players): a player's sums are a few hundred bytes (some
+    2 KB each as counters). Dice text another program wrote into an index's games table counts
+    only where it is a roll written high first, as bgrecord writes them."""
+    import tracemalloc
+
+    rng = random.Random(3)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tables = summing.Tables(keep_matches=False)
+        for game in range(6_000):
+            row = dice_row(rolls(rng, 20))
+            row["player0"], row["player1"], row["winner"], row["points"] = f"A{game}", f"B{game // 2}", game % 2, 1
+            tables.add_row(row)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(tables.people) == 9_000 and held / 9_000 < 800, held / 9_000
+    tables = summing.Tables()
+    tables.add_row(dice_row("31 13 7 ab 66 x6 31"))
+    dice = tables.dice(tests=False).set_index("player")
+    assert dice.loc["Alice", "rolls"] == 3 and dice.loc["Alice", "roll31"] == 2 and dice.loc["Alice", "roll66"] == 1
+    assert dice.loc["Alice", "face3"] == 2 and dice.loc["Alice", "face6"] == 2 and dice.loc["Alice", "doubles"] == 1
 
 
 def test_winners_and_points_equal_gnubg_on_the_selfplay_corpus() -> None:

@@ -57,6 +57,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     from bgrecord.replay.matchkeys import Duplicates
     from bgrecord.replay.validate import guarded
     from bgrecord.tables import stats as tables
+    from bgrecord.tables.summing import Tables
     from bgrecord.tables.export import DatasetWriter, TableWriter, needs, write_table
     from bgrecord.tables.export import table_format as format_of
 
@@ -80,7 +81,7 @@ def stats(paths: tuple[str, ...], games_out: str, players_out: str | None, match
     except (OutputError, ImportError) as exc:
         fail(str(exc))
     inputs.report()
-    summary = tables.Tables(people, keep_matches=bool(matches_out))
+    summary = Tables(people, keep_matches=bool(matches_out))
     summed = bool(players_out or matches_out or dice_out or plot)  # else only the games table: nothing summed, nothing held
     duplicates = Duplicates()
     problems = empty = 0

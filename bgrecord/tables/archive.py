@@ -37,7 +37,8 @@ from bgrecord.tables.database import Database
 from bgrecord.tables.positions import ANSWERS, position_hash, position_key, row_of
 from bgrecord.tables.schema import POSITION_COLUMNS, SUMMARIES
 from bgrecord.tables.spool import Oversized, Spool
-from bgrecord.tables.stats import SUMMED_COLUMNS, Tables, file_rows
+from bgrecord.tables.stats import file_rows
+from bgrecord.tables.summing import SUMMED_COLUMNS, Tables
 from bgrecord.tables.working import Working, working
 from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
 from bgrecord.writing.writers import mat_rows

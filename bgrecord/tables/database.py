@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -166,12 +167,15 @@ class Database:
             self.connection.unregister("incoming")
 
     def insert(self, table: str, rows: Iterable[dict[str, Any]], types: dict[str, str] | None = None) -> None:
-        """Rows given as dicts into ``table`` (a missing column is NULL)."""
+        """Rows given as dicts into ``table`` (a missing column is NULL), a few thousand at a
+        time (rows made as they are read stay so)."""
         if types is None:
             from bgrecord.tables.schema import TABLES
 
             types = TABLES[table]
-        self.append(table, [tuple(row.get(c) for c in types) for row in rows], types)
+        found = iter(rows)
+        while batch := [tuple(row.get(c) for c in types) for row in itertools.islice(found, 5000)]:
+            self.append(table, batch, types)
 
     def rows(self, sql: str, columns: Iterable[str], parameters: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
         names = list(columns)

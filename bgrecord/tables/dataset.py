@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bgrecord.extras import require
-from bgrecord.tables.database import SCHEMA_VERSION, Database, sql_text
+from bgrecord.tables.database import DUCKDB_MEMORY, SCHEMA_VERSION, Database, sql_text
 
 BUCKETS = 64
 ROW_GROUP = 16_384  # positions a row group: what a search reads of a bucket file
@@ -125,7 +125,7 @@ def opened(folder: str | Path) -> Database:
     marker = json.loads((path / MARKER).read_text(encoding="utf-8"))
     if marker.get("schema") != SCHEMA_VERSION:
         raise ValueError(f"{folder}: a dataset of another bgrecord (schema {marker.get('schema')}; this one reads {SCHEMA_VERSION})")
-    connection = duckdb.connect(":memory:")
+    connection = duckdb.connect(":memory:", config={"memory_limit": DUCKDB_MEMORY})  # bounded as a file's search
     quoted = sql_text(str(path))
     for name in FILES:
         connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{quoted}/{name}.parquet')")

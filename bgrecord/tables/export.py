@@ -20,7 +20,7 @@ import pandas as pd
 
 from bgrecord.extras import require
 from bgrecord.outputs import atomic_folder, atomic_output
-from bgrecord.tables.stats import frame
+from bgrecord.tables.summing import frame
 
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 PARTITION = "source"  # a dataset's partition column: the folder of the file, below the inputs' common folder

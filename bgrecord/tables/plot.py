@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bgrecord.extras import require
 from bgrecord.outputs import write_output
-from bgrecord.tables.stats import Tables
+from bgrecord.tables.summing import Tables
 
 
 def report(tables: Tables, path: str | Path) -> None:

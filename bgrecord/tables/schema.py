@@ -6,7 +6,8 @@ the files, and two views that read them as the tables they stand for.
 from __future__ import annotations
 
 from bgrecord.tables.database import divided
-from bgrecord.tables.stats import DICE_COLUMNS, GAME_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
+from bgrecord.tables.stats import GAME_COLUMNS
+from bgrecord.tables.summing import DICE_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 
 # The games table is stats's, as a view of two tables: a game's own row (``game_rows``), with
 # what the index adds (its number, its file's, the line its positions' lines count from, Jacoby
