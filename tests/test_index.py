@@ -160,6 +160,25 @@ def test_duckdb_sorts_a_common_position_a_page_at_a_time_and_finds_what_sqlite_f
     assert len(list(search.find(duckdb, search.Wanted.of(common[0])))) == counts[common[0]]
 
 
+def test_find_by_play_in_either_order_by_player_and_by_dice(tmp_path: Path) -> None:
+    db = tmp_path / "archive.sqlite"
+    assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
+    start = Position.start().id()
+    replies = [row for row in search.find(db, search.Wanted.of(start)) if row["play"] == "8/5 6/5"]
+    assert replies, "the samples open with 31: 8/5 6/5"
+    for written in ("8/5 6/5", "6/5 8/5", " 6/5  8/5 ", "8/5(1) 6/5", "8/5 6/5"):
+        found = list(search.find(db, search.Wanted.of(start, play=written)))
+        assert [(r["file"], r["step"]) for r in found] == [(r["file"], r["step"]) for r in replies], written
+    alice = run("find", str(db), start, "--play", "6/5 8/5", "--player", "Alice")
+    assert alice.exit_code == 0 and all("(Alice - Bob): Alice to play 31: 8/5 6/5" in line for line in alice.output.splitlines()[:-1])
+    assert run("find", str(db), start, "--play", "6/off 6/off").exit_code == 2  # no roll allows it: said
+    assert run("find", str(db), start, "--play", "a/b").exit_code == 2
+    assert run("find", str(db), start, "--player", "Nobody").exit_code == 1
+    hit = next(row for row in rows_of(db, "positions") if row["play"] and "*" in row["play"])
+    for written in (hit["play"], hit["play"].replace("*", ""), " ".join(reversed(hit["play"].split()))):
+        found = [r["step"] for r in search.find(db, search.Wanted.of(hit["position_id"], play=written)) if r["file"] == hit["file"]]
+        assert hit["step"] in found, written
+
 
 def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path) -> None:
     """DuckDB's memory is bounded wherever bgrecord opens it (beyond it, it works on disk): a
