@@ -120,6 +120,33 @@ def test_find_answers_every_occurrence_with_every_column(tmp_path: Path, engine:
         assert document["total"] == len(found) and [o["step"] for o in document["occurrences"]] == [o["step"] for o in found]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_index_kept_open_answers_each_search_as_one_opened_for_it(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program serving searches opens the index once (``searched``) and searches it again and
+    again (``find_in``, ``count_in``): each answer is the one ``find`` gives with the index
+    opened for it, whatever came before it on the connection (a search cut short by its limit,
+    a paged one), and the index is opened once."""
+    samples = copy_samples(tmp_path / "samples")
+    db = tmp_path / f"archive.{engine}"
+    assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    monkeypatch.setattr(search, "PAGE", 2)  # DuckDB: the common positions paged
+    counts: dict[str, int] = {}
+    for row in rows_of(db, "positions"):
+        counts[row["position_id"]] = counts.get(row["position_id"], 0) + 1
+    asked = sorted(counts, key=lambda position_id: (-counts[position_id], position_id))[:4] + sorted(counts)[::11]
+    searches = [(search.Wanted.of(position_id), limit) for position_id in asked for limit in (1, None, 3)]
+    alone = [list(search.find(db, wanted, limit)) for wanted, limit in searches]
+    opened = []
+    real = Database.__init__
+    monkeypatch.setattr(Database, "__init__", lambda self, *args, **kwargs: opened.append(args) or real(self, *args, **kwargs))
+    with search.searched(db) as index:
+        kept = [list(search.find_in(index, wanted, limit)) for wanted, limit in searches]
+        totals = [search.count_in(index, search.Wanted.of(position_id)) for position_id in asked]
+    assert len(opened) == 1
+    assert kept == alone and sum(map(len, kept)) > len(searches)
+    assert totals == [counts[position_id] for position_id in asked] and max(totals) > 2
+
+
 def test_duckdb_sorts_a_common_position_a_page_at_a_time_and_finds_what_sqlite_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """DuckDB holds a sorted result whole in its bounded memory: a position found more than a
     page's worth is sorted a page at a time (the opening's, a million times in a million
