@@ -161,12 +161,12 @@ def with_analysis(folder: Path, files: int, engine: str) -> Path:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_find_with_an_analysis_is_linear_and_streams_its_rows(tmp_path: Path, engine: str) -> None:
-    small, large = with_analysis(tmp_path / "small", 150, engine), with_analysis(tmp_path / "large", 600, engine)
+    small, large = with_analysis(tmp_path / "small", 60, engine), with_analysis(tmp_path / "large", 600, engine)
     wanted = search.Wanted.of(START)
 
     def timed(database: Path) -> float:
         best = float("inf")
-        for _ in range(3):
+        for _ in range(5):
             started = time.perf_counter()
             found = list(search.find(database, wanted))
             best = min(best, time.perf_counter() - started)
@@ -174,7 +174,9 @@ def test_find_with_an_analysis_is_linear_and_streams_its_rows(tmp_path: Path, en
         return best
 
     ratio = timed(large) / timed(small)
-    assert ratio < 8, f"four times the occurrences cost {ratio:.1f} times the time"  # linear: about 4; quadratic: 16
+    # ten times the occurrences: linear about 10 (less, what is paid once weighing more in the small);
+    # quadratic 100. The margin holds on a drifting machine (four times against 8 failed once at 9.1).
+    assert ratio < 30, f"ten times the occurrences cost {ratio:.1f} times the time"
     produced = []
     real = Database.tuples
 
