@@ -18,9 +18,9 @@ into SQLite and DuckDB, and ``find`` (the library's search of 50 positions drawn
 index, warm: the median and the slowest, the index opened for each lookup as ``bgrecord find``
 does, and on an index kept open as a program serving searches keeps it), with the peak memory
 of each command (its largest process), and prints the growth: time and bytes a game at each
-size, divided by the first size's. The targets (issue 33): time and bytes a game
-flat within 20%, memory flat, find under 50 ms at a million games. Measure on a quiet machine:
-on a loaded one, compare the ratios, not the seconds.
+size, divided by the first size's. The targets (issue 33): time and bytes a game flat within
+20%, memory flat, find under 50 ms at a million games. Measure on a quiet machine: on a loaded
+one, compare the ratios, not the seconds.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from bgrecord.core.position import Position
 from bgrecord.writing.writers import play_text
@@ -214,21 +214,21 @@ def find_latency(database: Path, folder: Path) -> tuple[float, float, float, flo
     for path in rng.sample(files, min(50, len(files))):
         moves = [record.position for record in step_records(path) if record.position is not None and record.action == "move"]
         wanted.append(Wanted.of(rng.choice(moves).id()))
-    for each in wanted[:5]:  # warm
-        list(find(database, each))
-    opened, kept = [], []
-    for each in wanted:
-        start = time.perf_counter()
-        list(find(database, each))
-        opened.append((time.perf_counter() - start) * 1000)
-    with searched(database) as index:
-        for each in wanted[:5]:
-            list(find_in(index, each))
+
+    def timed(search: Callable[[Wanted], Iterator[Any]]) -> tuple[float, float]:
+        for each in wanted[:5]:  # warm
+            list(search(each))
+        latencies = []
         for each in wanted:
             start = time.perf_counter()
-            list(find_in(index, each))
-            kept.append((time.perf_counter() - start) * 1000)
-    return statistics.median(opened), max(opened), statistics.median(kept), max(kept)
+            list(search(each))
+            latencies.append((time.perf_counter() - start) * 1000)
+        return statistics.median(latencies), max(latencies)
+
+    opened = timed(lambda each: find(database, each))
+    with searched(database) as index:
+        kept = timed(lambda each: find_in(index, each))
+    return (*opened, *kept)
 
 
 def measure(folder: Path, games: int, work: Path, jobs: int, commands: list[str]) -> dict[str, Any]:

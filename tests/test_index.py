@@ -13,6 +13,7 @@ import os
 import random
 import shutil
 import sqlite3
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,13 @@ def rows_of(path: Path, table: str) -> list[dict[str, Any]]:
         return ordered([dict(zip(columns, row)) for row in database.query(f"SELECT * FROM {table}")], table)
     finally:
         database.close()
+
+
+def counted_positions(path: Path) -> dict[str, int]:
+    """How many rows each position (its Position ID) has in the index, the most common first
+    (ties by the ID)."""
+    counts = Counter(row["position_id"] for row in rows_of(path, "positions"))
+    return {position_id: counts[position_id] for position_id in sorted(counts, key=lambda position_id: (-counts[position_id], position_id))}
 
 
 def moves(play: str | None) -> Any:
@@ -130,10 +138,8 @@ def test_an_index_kept_open_answers_each_search_as_one_opened_for_it(tmp_path: P
     db = tmp_path / f"archive.{engine}"
     assert run("index", str(samples), "-o", str(db)).exit_code == 0
     monkeypatch.setattr(search, "PAGE", 2)  # DuckDB: the common positions paged
-    counts: dict[str, int] = {}
-    for row in rows_of(db, "positions"):
-        counts[row["position_id"]] = counts.get(row["position_id"], 0) + 1
-    asked = sorted(counts, key=lambda position_id: (-counts[position_id], position_id))[:4] + sorted(counts)[::11]
+    counts = counted_positions(db)
+    asked = list(counts)[:4] + sorted(counts)[::11]
     searches = [(search.Wanted.of(position_id), limit) for position_id in asked for limit in (1, None, 3)]
     alone = [list(search.find(db, wanted, limit)) for wanted, limit in searches]
     opened = []
@@ -156,10 +162,8 @@ def test_duckdb_sorts_a_common_position_a_page_at_a_time_and_finds_what_sqlite_f
     sqlite, duckdb = tmp_path / "archive.sqlite", tmp_path / "archive.duckdb"
     for db in (sqlite, duckdb):
         assert run("index", str(samples), "-o", str(db)).exit_code == 0
-    counts: dict[str, int] = {}
-    for row in rows_of(sqlite, "positions"):
-        counts[row["position_id"]] = counts.get(row["position_id"], 0) + 1
-    common = sorted(counts, key=lambda position_id: (-counts[position_id], position_id))[:3]
+    counts = counted_positions(sqlite)
+    common = list(counts)[:3]
     assert counts[common[0]] > 8
     paged = []
     real = search._more_than
