@@ -29,7 +29,7 @@ from bgrecord.formats.source import Input
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.show.steps import step_records
 from bgrecord.tables import positions as codes
-from bgrecord.tables import search, stats, writing_rows
+from bgrecord.tables import archive, search, stats, summaries, writing_rows
 from bgrecord.tables.database import Database
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
@@ -269,12 +269,77 @@ def same_summaries(db: Path, expected: dict[str, pd.DataFrame]) -> None:
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_stats_and_the_index_tables_are_equal_on_the_samples(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bgrecord.tables import archive
-
-    monkeypatch.setattr(archive, "MATCHES_AT_ONCE", 2)  # the matches written as the games stream out, again and again
+    """A new index's players, matches and dice tables, summed as its rows are written, are
+    stats's; so are those summed again from the games table, by a run that changes the index
+    or one that took a file's rows out again (a file whose rows failed to go in)."""
+    monkeypatch.setattr(summaries, "MATCHES_AT_ONCE", 2)  # the matches written as the games stream out, again and again
+    summed_again = []
+    monkeypatch.setattr(archive, "summed_again", lambda *args: summed_again.append(args) or summaries.summed_again(*args))
     files = [str(path) for path in match_files([copy_samples(tmp_path / "samples")])]
     db, expected = index_and_stats(tmp_path, files, engine)
     same_summaries(db, expected)
+    assert not summed_again
+    assert run("index", *files, "-o", str(db)).exit_code == 0  # nothing changed: summed again from the games table
+    same_summaries(db, expected)
+    assert len(summed_again) == 1
+
+    failing = next(name for name in files if name.endswith("bbgt-two-matches.mat"))
+    (tmp_path / "failing").mkdir()
+    db, expected = index_and_stats(tmp_path / "failing", [name for name in files if name != failing], engine)
+    write = writing_rows.RowsWriter.write
+
+    def failing_write(self: writing_rows.RowsWriter, rows: writing_rows.IndexRows, path: bytes) -> None:
+        write(self, rows, path)
+        if rows.path == failing:
+            raise ValueError("a row that does not go in")
+
+    monkeypatch.setattr(writing_rows.RowsWriter, "write", failing_write)
+    done = run("index", *files, "-o", str(tmp_path / f"again.{engine}"), "-q")
+    assert done.exit_code == 2 and "bbgt-two-matches.mat: bgrecord failed on this file (ValueError" in done.output, done.output
+    same_summaries(tmp_path / f"again.{engine}", expected)
+    assert len(summed_again) == 2  # the new index's summing spoiled: summed again
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_positions_staged_before_their_files_rows_failed_are_taken_out(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch whose files table does not take its rows, once its positions are staged, is
+    taken out whole and written again file by file: the file whose row fails is reported, and
+    the index is the one of the others."""
+    files = [str(path) for path in match_files([copy_samples(tmp_path / "samples")])]
+    failing = next(name for name in files if name.endswith("bbgt-two-matches.mat"))
+    others = tmp_path / f"others.{engine}"
+    assert run("index", *[name for name in files if name != failing], "-o", str(others), "-q").exit_code in (0, 1)
+    append, problem = Database.append, list(TABLES["files"]).index("problem")
+
+    def failing_append(self: Database, table: str, rows: list[Any], types: Any = None) -> None:
+        if table == "files" and any(failing in row and row[problem] is None for row in rows):  # its rows, not its problem's
+            raise ValueError("a row that does not go in")
+        append(self, table, rows, types)
+
+    monkeypatch.setattr(Database, "append", failing_append)
+    db = tmp_path / f"index.{engine}"
+    done = run("index", *files, "-o", str(db), "-q")
+    assert done.exit_code == 2 and "bbgt-two-matches.mat: bgrecord failed on this file (ValueError" in done.output, done.output
+    for table in ("positions", "games", "players"):
+        rows = rows_of(others, table)
+        same_table(rows_of(db, table), rows, [c for c in rows[0] if c not in ("game_id", "file_id")], table)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_index_in_a_folder_of_any_name_is_the_same(tmp_path: Path, engine: str) -> None:
+    """The run's working files stand beside the index (DuckDB's folder for its work on disk is
+    named to it in SQL): a folder whose name holds a quote or what a pattern reads makes the
+    same index, made and updated."""
+    samples = copy_samples(tmp_path / "samples")
+    plain, odd = tmp_path / f"plain.{engine}", tmp_path / "it's [1] *{a,b}" / f"odd.{engine}"
+    odd.parent.mkdir()
+    for db in (plain, odd):
+        assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    for table in ("positions", "games", "players"):
+        rows = rows_of(plain, table)
+        same_table(rows_of(odd, table), rows, list(rows[0]), table)
+    again = run("index", str(samples), "-o", str(odd))  # updated in place: the old positions carried, none staged
+    assert again.exit_code == 0 and "0 files added, 0 changed, 19 unchanged" in again.output, again.output
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,9 @@ files, through a working copy renamed into place (:mod:`bgrecord.tables.working`
 known by its resolved path and its content; a new or changed one is read, an unchanged one
 is not (its worker compares the content's hash and stops there), a file with the bytes of an
 indexed one is a copy (listed, not counted again), and a file gone from a folder given
-leaves the index. The players, matches and dice tables are summed again from the games
-table, in flat memory. Finding positions is :mod:`bgrecord.tables.search`.
+leaves the index. The players, matches and dice tables are summed as a new index's rows
+are written, else again from the games table (:mod:`bgrecord.tables.summaries`). Finding
+positions is :mod:`bgrecord.tables.search`.
 
 What it does not do: judge the records (a game with errors is indexed as replayed, up to the
 error, with ``valid`` false), or merge two databases.
@@ -35,15 +36,13 @@ from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
 from bgrecord.tables.database import Database
 from bgrecord.tables.positions import ANSWERS, position_hash, position_key, row_of
-from bgrecord.tables.schema import POSITION_COLUMNS, SUMMARIES
+from bgrecord.tables.schema import POSITION_COLUMNS
 from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.tables.stats import file_rows
-from bgrecord.tables.summing import SUMMED_COLUMNS, Tables
+from bgrecord.tables.summaries import RunningSums, summed_again
 from bgrecord.tables.working import Working, working
 from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
 from bgrecord.writing.writers import mat_rows
-
-MATCHES_AT_ONCE = 2_000  # summed matches written at a time: the matches table in flat memory (a few MB)
 
 # --- one file's rows ---
 
@@ -169,7 +168,8 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
         looked_up = bool(database.query("SELECT 1 FROM files LIMIT 1"))  # a new index: nothing to look up
         gone = _gone(database, folders)
         numbers = database.query("SELECT COALESCE(MAX(file_id), 0) + 1, (SELECT COALESCE(MAX(game_id), 0) + 1 FROM game_rows) FROM files")[0]
-        writer = RowsWriter(work_copy, report, int(numbers[0]), int(numbers[1]))
+        sums = RunningSums(database, people) if not looked_up and not dedupe else None  # else summed again at the end
+        writer = RowsWriter(work_copy, report, int(numbers[0]), int(numbers[1]), sums)
         purged = [file_id for file_id, _ in gone]
         report.removed = [name for _, name in gone]
         _remove_files(database, purged)
@@ -183,7 +183,10 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
             run.close()
         _drop_games(work_copy, purged)
         _mark_duplicates(database)
-        _summaries(database, dedupe, people)
+        if sums is not None and not sums.spoiled:
+            sums.finish()
+        else:
+            summed_again(database, dedupe, people)
     return report
 
 
@@ -336,35 +339,6 @@ def _mark_duplicates(database: Database) -> None:
         database.execute("UPDATE game_rows SET duplicate_of = NULL WHERE match_key IS NULL AND duplicate_of IS NOT NULL")
     finally:
         database.execute("DROP TABLE firsts")
-
-
-def _summaries(database: Database, dedupe: bool, people: People = NO_ALIASES) -> None:
-    """The players, matches and dice tables, summed again from the games table in the order
-    ``stats`` sums a folder's files (by file, then match and game); a match's row is written
-    when its games end, so that memory holds the players, not the matches."""
-    for table in SUMMARIES:
-        database.execute(f"DELETE FROM {table}")
-    tables = Tables(people)
-    ended: dict[tuple[str, int], dict[str, Any]] = {}
-    current: tuple[str, int] | None = None
-    order = ", ".join(f'"{c}"' for c in SUMMED_COLUMNS)
-    writer = database.beside()  # the matches go in as the games stream out
-    for row in database.rows(f"SELECT {order} FROM games ORDER BY file, file_id, match, game", SUMMED_COLUMNS):
-        if dedupe and row["duplicate_of"]:
-            continue
-        key = (row["file"], row["match"])
-        if key != current:
-            if current is not None and current in tables.match_rows:
-                ended[current] = tables.match_rows.pop(current)
-            if len(ended) >= MATCHES_AT_ONCE:
-                writer.insert("matches", Tables(people, match_rows=ended).match_table_rows())
-                ended = {}
-            current = key
-        tables.add_row(row)
-    ended.update(tables.match_rows)
-    writer.insert("matches", Tables(people, match_rows=ended).match_table_rows())
-    writer.insert("players", tables.player_rows())
-    writer.insert("dice", tables.dice_rows(tests=False))  # the tests are stats --dice's (scipy)
 
 
 @contextlib.contextmanager

@@ -26,7 +26,7 @@ FILE_COLUMNS: dict[str, str] = {
 TABLES = {"game_rows": GAME_ROW_COLUMNS, "positions": POSITION_COLUMNS, "start_positions": START_COLUMNS, "players": PLAYER_COLUMNS,
           "matches": MATCH_COLUMNS, "dice": DICE_COLUMNS, "files": FILE_COLUMNS}  # fmt: skip
 VIEWS = ("games", "occurrences")
-SUMMARIES = ("players", "matches", "dice")  # summed again from the games table by every run
+SUMMARIES = ("players", "matches", "dice")  # summed from the games rows by every run (bgrecord.tables.summaries)
 
 
 def views(engine: str) -> dict[str, str]:

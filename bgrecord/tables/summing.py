@@ -61,6 +61,10 @@ _GAMES, _INVALID, _WINS, _DECIDED, _CUBE_TOTAL = (_SUM_AT[name] for name in ("ga
 _POINTS_WON, _POINTS_LOST = _SUM_AT["points_won"], _SUM_AT["points_lost"]
 _COUNTED_AT = tuple((_SUM_AT[name], name) for name in _COUNTED)
 _ROLL_AT = {roll: at for at, roll in enumerate(ROLLS)}
+_ROLL_FACES = [(int(roll[0]), int(roll[1])) for roll in ROLLS]
+_DOUBLES_AT = [at for at, roll in enumerate(ROLLS) if roll[0] == roll[1]]
+_FACE_COLUMNS = [f"face{face}" for face in range(1, 7)]
+_ROLL_COLUMNS = [f"roll{roll}" for roll in ROLLS]
 
 
 @dataclass
@@ -179,16 +183,16 @@ class Tables:
         made as they are read."""
         chisquare = require("scipy.stats").chisquare if tests else None
         for name in sorted(self.rolls, key=lambda n: (n == "", n)):
-            counts = dict(zip(ROLLS, self.rolls[name]))
-            total = sum(counts.values())
-            faces = Counter[int]()
-            for roll, n in counts.items():
-                faces[int(roll[0])] += n
-                faces[int(roll[1])] += n
-            doubles = sum(n for roll, n in counts.items() if roll[0] == roll[1])
+            counts = self.rolls[name]
+            total = sum(counts)
+            faces = [0] * 7
+            for (high, low), n in zip(_ROLL_FACES, counts):
+                faces[high] += n
+                faces[low] += n
+            doubles = sum(counts[at] for at in _DOUBLES_AT)
             row: dict[str, Any] = {"player": name or "all", "rolls": total, "doubles": doubles}
-            row.update({f"face{face}": faces[face] for face in range(1, 7)})
-            row.update({f"roll{roll}": counts[roll] for roll in ROLLS})
+            row.update(zip(_FACE_COLUMNS, faces[1:]))
+            row.update(zip(_ROLL_COLUMNS, counts))
             row["doubles_rate"] = doubles / total if total else None
             if total and chisquare is not None:
                 face_test = chisquare([faces[f] for f in range(1, 7)])

@@ -17,6 +17,7 @@ from bgrecord.tables.stats import FileRows
 from bgrecord.tables.storage import is_storage_error
 
 if TYPE_CHECKING:
+    from bgrecord.tables.summaries import RunningSums
     from bgrecord.tables.working import Working
 
 POSITIONS_IN_MEMORY = 100_000  # a file's positions kept in memory (some 5 MB: six integers a position); the rest on disk
@@ -76,10 +77,12 @@ class RowsWriter:
     """Writes files' rows into the working copy, a batch of small files at once and a large
     file chunk by chunk. Each file's rows are its own: rows that fail to go in (any
     exception) are taken out again, the file is reported (an ``internal`` problem), and the
-    others go in. Files and games are numbered from ``next_file`` and ``next_game``."""
+    others go in. Files and games are numbered from ``next_file`` and ``next_game``. ``sums``:
+    the summaries summed from the games rows as they are written (spoiled when rows are taken
+    out again)."""
 
-    def __init__(self, work: Working, report: IndexReport, next_file: int, next_game: int) -> None:
-        self.work, self.database, self.report = work, work.database, report
+    def __init__(self, work: Working, report: IndexReport, next_file: int, next_game: int, sums: RunningSums | None = None) -> None:
+        self.work, self.database, self.report, self.sums = work, work.database, report, sums
         self.next_file, self.next_game = next_file, next_game
         self.pending: list[tuple[IndexRows, bytes]] = []
         self.positions = 0
@@ -161,6 +164,7 @@ class RowsWriter:
             return
         first = self.next_game
         large = _large(rows)
+        sums = self.sums
         for chunk in rows.rows.chunks():
             found = self.tables.setdefault("game_rows", [])
             for row in chunk:
@@ -168,6 +172,8 @@ class RowsWriter:
                 line, jacoby, in_match = rows.games[local] if local < len(rows.games) else (None, False, None)
                 row.update(game_id=self.next_game, file_id=file_id, line=line, jacoby=jacoby, game_in_match=in_match)
                 found.append(tuple(map(row.__getitem__, _GAME_ORDER)))
+                if sums is not None:
+                    sums.add(row)
                 self.next_game += 1
             if large:
                 self.written()
@@ -181,6 +187,8 @@ class RowsWriter:
         self.tables.setdefault("start_positions", []).extend((first + local, step, key) for local, step, key in rows.starts if local < games)
         if games and rows.file_key:
             self.originals.setdefault(rows.file_key, (file_id, rows.path))
+        if sums is not None:
+            sums.file_written()
         # a file that gave no games is not done: without its key, the next run reads it again
         self.keep("files", {"file_id": file_id, "file": rows.path, "path": path, "file_key": rows.file_key if games else None,
                             "games": games, "problem": rows.problem, "unit": rows.unit})  # fmt: skip
@@ -206,6 +214,9 @@ class RowsWriter:
         """What was written since :meth:`mark` gave ``mark``, taken out (and out of the report)."""
         files, games, copies, report_games, report_positions = mark
         self.tables = {}
+        if self.sums is not None:  # the rows summed are no longer those written: the tables are summed again at the end
+            self.sums.spoiled = True
+            self.sums = None
         self.originals = {key: found for key, found in self.originals.items() if found[0] < files}
         self.database.execute("DELETE FROM game_rows WHERE game_id >= ?", [games])
         self.database.execute("DELETE FROM start_positions WHERE game >= ?", [games])
