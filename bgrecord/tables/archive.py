@@ -184,7 +184,7 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
         _drop_games(work_copy, purged)
         _mark_duplicates(database)
         if sums is not None and not sums.spoiled:
-            sums.finish()
+            sums.finish(copies_marked=False)
         else:
             summed_again(database, dedupe, people)
     return report

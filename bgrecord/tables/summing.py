@@ -191,11 +191,12 @@ class Tables:
                 faces[low] += n
             doubles = sum(counts[at] for at in _DOUBLES_AT)
             row: dict[str, Any] = {"player": name or "all", "rolls": total, "doubles": doubles}
-            row.update(zip(_FACE_COLUMNS, faces[1:]))
+            del faces[0]  # no face 0: the list is indexed by face only to count them
+            row.update(zip(_FACE_COLUMNS, faces))
             row.update(zip(_ROLL_COLUMNS, counts))
             row["doubles_rate"] = doubles / total if total else None
             if total and chisquare is not None:
-                face_test = chisquare([faces[f] for f in range(1, 7)])
+                face_test = chisquare(faces)
                 double_test = chisquare([doubles, total - doubles], [total / 6, total * 5 / 6])
                 row.update(chi2_faces=float(face_test.statistic), p_faces=float(face_test.pvalue),
                            chi2_doubles=float(double_test.statistic), p_doubles=float(double_test.pvalue))

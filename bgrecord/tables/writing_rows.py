@@ -187,8 +187,6 @@ class RowsWriter:
         self.tables.setdefault("start_positions", []).extend((first + local, step, key) for local, step, key in rows.starts if local < games)
         if games and rows.file_key:
             self.originals.setdefault(rows.file_key, (file_id, rows.path))
-        if sums is not None:
-            sums.file_written()
         # a file that gave no games is not done: without its key, the next run reads it again
         self.keep("files", {"file_id": file_id, "file": rows.path, "path": path, "file_key": rows.file_key if games else None,
                             "games": games, "problem": rows.problem, "unit": rows.unit})  # fmt: skip
