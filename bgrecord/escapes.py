@@ -66,6 +66,20 @@ def encodable(text: str) -> str:
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
 
 
+def file_text(name: str) -> str:
+    """A file's name as the tables write it (their ``file`` column): each lone surrogate, which
+    no encoder writes, as the byte it stands for (``\\xe9``: a byte of the name the file
+    system's encoding could not read, which Python holds as U+DCE9), any other as its code
+    (``\\ud800``). Unlike :func:`encodable`, two names stay two: a table that keys a match by
+    its file keeps two files' matches apart."""
+    return _SURROGATE.sub(_as_byte, name) if _SURROGATE.search(name) else name
+
+
+def _as_byte(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
 def cut(text: str, limit: int = 200) -> str:
     """``text`` as it is, or its first ``limit`` characters and how many more."""
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text) - limit:,} more characters)"

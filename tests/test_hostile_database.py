@@ -132,7 +132,7 @@ def test_file_names_that_differ_only_in_bytes_no_encoding_reads_are_two_files(tm
     finally:
         opened.close()
     found = invoke("find", str(database), START)
-    assert "match-\ufffd.mat:" in found.output and "\udcff" not in found.output  # shown, never raw
+    assert "match-\\xff.mat:" in found.output and "match-\\xfe.mat:" in found.output and "\udcff" not in found.output  # shown as the bytes, never raw
 
 
 def with_analysis(folder: Path, files: int, engine: str) -> Path:

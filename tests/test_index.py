@@ -301,6 +301,51 @@ def test_stats_and_the_index_tables_are_equal_on_the_samples(tmp_path: Path, eng
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_files_whose_names_differ_only_in_bytes_no_encoding_reads_keep_their_own_matches(tmp_path: Path, engine: str) -> None:
+    """Two files whose names differ only in a byte the file system's encoding cannot read are
+    two files in every table: each its own name, which says the byte (once both were
+    ``match-\ufffd.mat``, and their first matches made one row of the matches table)."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    for raw, sample in ((b"match-\xe9.mat", "gnubg-5pt-crawford.mat"), (b"match-\xe8.mat", "bbgt-two-matches.mat")):
+        shutil.copy(SAMPLES / sample, folder / os.fsdecode(raw))
+    files = sorted(str(path) for path in folder.iterdir())
+    db, expected = index_and_stats(tmp_path, files, engine)
+    same_summaries(db, expected)
+    names = [row["file"] for row in rows_of(db, "matches")]
+    assert names == [str(folder / "match-\\xe8.mat")] * 2 + [str(folder / "match-\\xe9.mat")], names
+    assert sorted(set(expected["games"]["file"])) == sorted(set(names))
+    found = run("find", str(db), Position.start().id())
+    assert "match-\\xe8.mat:" in found.output and "match-\\xe9.mat:" in found.output and "\ufffd" not in found.output
+
+
+def dying_rows(unit: Any, rules: Any = None) -> Any:
+    """index_rows, but a worker reading a file named ``dies-...`` ends as the out-of-memory killer would end it."""
+    name = unit[0] if isinstance(unit, tuple) else unit
+    if os.path.basename(str(getattr(name, "name", name))).startswith("dies-"):
+        os._exit(9)
+    return archive.index_rows(unit, rules)
+
+
+def test_a_worker_that_dies_on_a_file_of_any_name_costs_the_index_only_that_file(tmp_path: Path) -> None:
+    from bgrecord.cli.common import each_file
+
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    for number in range(12):  # enough files for two workers
+        (folder / f"{number:02}.mat").write_text((SAMPLES / "gnubg-5pt-crawford.mat").read_text() + f"\n; {number}\n")
+    shutil.copy(SAMPLES / "bbgt-two-matches.mat", folder / os.fsdecode(b"dies-\xe9.mat"))
+    files = sorted(str(path) for path in folder.iterdir())
+    db = tmp_path / "index.sqlite"
+    report = archive.index(db, files, lambda units: each_file(dying_rows, units, (None,), 2, True, sized=lambda unit: str(unit), failed=archive.failed_rows))
+    dead = str(folder / "dies-\\xe9.mat")
+    assert [(name, internal) for name, _, internal in report.problems] == [(dead, True)], report.problems
+    rows = {row["file"]: row for row in rows_of(db, "files")}
+    assert len(rows) == 13 and rows[dead]["games"] == 0 and "bgrecord failed on this file" in rows[dead]["problem"]
+    assert report.games == 12 * len(stats.games([folder / "00.mat"]))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_positions_staged_before_their_files_rows_failed_are_taken_out(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch whose files table does not take its rows, once its positions are staged, is
     taken out whole and written again file by file: the file whose row fails is reported, and

@@ -29,7 +29,7 @@ from bgrecord.analysis.measures import Sums, Thresholds
 from bgrecord.analysis.recorded import judged_steps, read_recorded, stores_analysis, unplayed
 from bgrecord.analysis.rows import GameRows, Made, MatchPlace, game_key, player_row
 from bgrecord.analysis.settings import AnalysisRules, setting_key, threshold_columns
-from bgrecord.escapes import encodable
+from bgrecord.escapes import file_text
 from bgrecord.formats.issues import Severity
 from bgrecord.formats.records import Action, CubeAction, GameRecord, MatchRecord, Result, Roll
 from bgrecord.formats.source import Input
@@ -130,9 +130,9 @@ def analyse_file(path: str | Path | Input | MatchRecord, plies: int = 0, rules: 
     if engine not in MODES:
         raise ValueError(f"unknown analysis {engine!r}: one of {', '.join(MODES)}")
     if isinstance(path, MatchRecord):
-        name = encodable(path.path or "<record>")
+        name = file_text(path.path or "<record>")
     else:
-        name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")  # as the tables can write it
+        name = file_text((path.name if isinstance(path, Input) else str(path)) or "<stdin>")  # as the tables can write it
     found = FileAnalysis(name)
     asked = Asked(engine, plies, rules, timeout, gnubg)
 
@@ -154,7 +154,7 @@ def analyse_file(path: str | Path | Input | MatchRecord, plies: int = 0, rules: 
 
 def failed_analysis(file: Any, exc: BaseException) -> FileAnalysis:
     """What :func:`analyse_file` gives for a file whose work failed outside it (a worker that died)."""
-    name = encodable(getattr(file, "name", None) or str(file))
+    name = file_text(getattr(file, "name", None) or str(file))
     return FileAnalysis(name, problem=internal_issue(name, exc).message, internal=True)
 
 

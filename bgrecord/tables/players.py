@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bgrecord.escapes import encodable
+from bgrecord.escapes import file_text
 from bgrecord.formats.issues import Severity
 from bgrecord.formats.reader import iter_games
 from bgrecord.formats.source import Input
@@ -32,7 +32,7 @@ class FileNames:
 def file_names(source: str | Path | Input) -> FileNames:
     """The names each game of the file gives its two players, counted; a failure is reported,
     never raised."""
-    name = encodable((source.name if isinstance(source, Input) else str(source)) or "<stdin>")
+    name = file_text((source.name if isinstance(source, Input) else str(source)) or "<stdin>")
     found = FileNames(name)
 
     def read() -> FileNames:

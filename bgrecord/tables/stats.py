@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
-from bgrecord.escapes import encodable
+from bgrecord.escapes import file_text
 from bgrecord.names import NO_ALIASES, People, named
 from bgrecord.extras import require
 from bgrecord.formats.issues import Issue, Severity
@@ -72,7 +72,7 @@ def match_rows(path: str | Path | Input, rules: str | None = None, each: Callabl
     ``match_key`` is then known); the issues of the file's matches (not of their games) put
     in ``notes``."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
-    name = encodable(source.name or "<stdin>")  # a name of bytes no encoding reads is still written in a table
+    name = file_text(source.name or "<stdin>")  # a name of bytes no encoding reads is still written in a table, and stays its own
     file_key = file_key if file_key is not None else content_key(source)
     rows: list[dict[str, Any]] = []
     number = 0
@@ -123,7 +123,7 @@ def file_rows(path: str | Path | Input, rules: str | None = None,
     """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.tables.spool.Spool`, with a
     failure on one file reported, never raised, and a file that gives no rows said why.
     ``file_key``: the file's content key when the caller has it (the file is not hashed again)."""
-    name = encodable((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
+    name = file_text((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
 
     def rows_of(source: Input, key: str) -> FileRows:
         spool: Spool[dict[str, Any]] = Spool()
@@ -146,7 +146,7 @@ def file_rows(path: str | Path | Input, rules: str | None = None,
 
 def failed_rows(file: Any, exc: BaseException) -> FileRows:
     """What :func:`file_rows` gives for a file whose work failed outside it (a worker that died)."""
-    name = getattr(file, "name", None) or str(file)
+    name = file_text(getattr(file, "name", None) or str(file))
     return FileRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
