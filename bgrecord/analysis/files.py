@@ -32,7 +32,7 @@ from bgrecord.analysis.settings import AnalysisRules, setting_key, threshold_col
 from bgrecord.escapes import file_text
 from bgrecord.formats.issues import Severity
 from bgrecord.formats.records import Action, CubeAction, GameRecord, MatchRecord, Result, Roll
-from bgrecord.formats.source import Input
+from bgrecord.formats.source import Input, failed_name, table_name
 from bgrecord.replay import GameReplay, MatchReplayer
 from bgrecord.replay.matchkeys import MatchKeys
 from bgrecord.replay.repeats import Repeats
@@ -132,7 +132,7 @@ def analyse_file(path: str | Path | Input | MatchRecord, plies: int = 0, rules: 
     if isinstance(path, MatchRecord):
         name = file_text(path.path or "<record>")
     else:
-        name = file_text((path.name if isinstance(path, Input) else str(path)) or "<stdin>")  # as the tables can write it
+        name = table_name(path)
     found = FileAnalysis(name)
     asked = Asked(engine, plies, rules, timeout, gnubg)
 
@@ -154,7 +154,7 @@ def analyse_file(path: str | Path | Input | MatchRecord, plies: int = 0, rules: 
 
 def failed_analysis(file: Any, exc: BaseException) -> FileAnalysis:
     """What :func:`analyse_file` gives for a file whose work failed outside it (a worker that died)."""
-    name = file_text(getattr(file, "name", None) or str(file))
+    name = failed_name(file)
     return FileAnalysis(name, problem=internal_issue(name, exc).message, internal=True)
 
 

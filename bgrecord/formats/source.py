@@ -24,6 +24,7 @@ from os import PathLike
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Iterator, Union
 
+from bgrecord.escapes import file_text
 from bgrecord.formats.limits import MAX_BINARY, MAX_INPUT, MAX_LINE, TooLarge
 
 Source = Union[str, bytes, "PathLike[str]"]
@@ -494,3 +495,15 @@ def lines(text: str) -> Iterator[Line]:
         number += 1
         body = raw.rstrip("\r\n")
         yield Line(number, body, raw[len(body) :])
+
+
+def table_name(source: str | PathLike[str] | Input) -> str:
+    """What the tables call a file (their ``file`` column): an input's name, else the path as
+    given, ``<stdin>`` for standard input, written by :func:`~bgrecord.escapes.file_text` (a
+    byte no encoding reads as ``\\xNN``: two names stay two)."""
+    return file_text((source.name if isinstance(source, Input) else str(source)) or "<stdin>")
+
+
+def failed_name(unit: Any) -> str:
+    """:func:`table_name` of a unit of work whose worker failed: an input, or its name as given."""
+    return file_text(getattr(unit, "name", None) or str(unit))

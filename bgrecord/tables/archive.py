@@ -27,9 +27,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from bgrecord.core.position import Position
-from bgrecord.escapes import file_text
 from bgrecord.formats.records import MatchRecord, SetPosition
-from bgrecord.formats.source import Input
+from bgrecord.formats.source import Input, failed_name
 from bgrecord.names import NO_ALIASES, People
 from bgrecord.replay import GameReplay
 from bgrecord.replay.matchkeys import content_key
@@ -135,7 +134,7 @@ def index_rows(unit: str | Path | Input | tuple[Any, str | None], rules: str | N
 def failed_rows(file: Any, exc: BaseException) -> IndexRows:
     """What :func:`index_rows` gives for a file whose work failed outside it (a worker that died)."""
     file = file[0] if isinstance(file, tuple) else file
-    name = file_text(getattr(file, "name", None) or str(file))
+    name = failed_name(file)
     return IndexRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 

@@ -11,10 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bgrecord.escapes import file_text
 from bgrecord.formats.issues import Severity
 from bgrecord.formats.reader import iter_games
-from bgrecord.formats.source import Input
+from bgrecord.formats.source import Input, table_name
 from bgrecord.names import LookAlike, People, look_alike, person
 from bgrecord.replay.validate import guarded, internal_issue
 
@@ -32,7 +31,7 @@ class FileNames:
 def file_names(source: str | Path | Input) -> FileNames:
     """The names each game of the file gives its two players, counted; a failure is reported,
     never raised."""
-    name = file_text((source.name if isinstance(source, Input) else str(source)) or "<stdin>")
+    name = table_name(source)
     found = FileNames(name)
 
     def read() -> FileNames:

@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, cast
 
-from bgrecord.escapes import file_text
 from bgrecord.names import NO_ALIASES, People, named
 from bgrecord.extras import require
 from bgrecord.formats.issues import Issue, Severity
 from bgrecord.formats.reader import match_files
 from bgrecord.formats.records import MatchRecord, Result
-from bgrecord.formats.source import Input
+from bgrecord.formats.source import Input, failed_name, table_name
 from bgrecord.replay import GameReplay
 from bgrecord.replay.matchkeys import Duplicates, MatchKeys, content_key
 from bgrecord.replay.rules import VARIANT_NAMES
@@ -72,7 +71,7 @@ def match_rows(path: str | Path | Input, rules: str | None = None, each: Callabl
     ``match_key`` is then known); the issues of the file's matches (not of their games) put
     in ``notes``."""
     source = path if isinstance(path, Input) else Input.of(Path(path))
-    name = file_text(source.name or "<stdin>")  # a name of bytes no encoding reads is still written in a table, and stays its own
+    name = table_name(source)
     file_key = file_key if file_key is not None else content_key(source)
     rows: list[dict[str, Any]] = []
     number = 0
@@ -123,7 +122,7 @@ def file_rows(path: str | Path | Input, rules: str | None = None,
     """:func:`game_rows` (``each`` as there) in a :class:`~bgrecord.tables.spool.Spool`, with a
     failure on one file reported, never raised, and a file that gives no rows said why.
     ``file_key``: the file's content key when the caller has it (the file is not hashed again)."""
-    name = file_text((path.name if isinstance(path, Input) else str(path)) or "<stdin>")
+    name = table_name(path)
 
     def rows_of(source: Input, key: str) -> FileRows:
         spool: Spool[dict[str, Any]] = Spool()
@@ -146,7 +145,7 @@ def file_rows(path: str | Path | Input, rules: str | None = None,
 
 def failed_rows(file: Any, exc: BaseException) -> FileRows:
     """What :func:`file_rows` gives for a file whose work failed outside it (a worker that died)."""
-    name = file_text(getattr(file, "name", None) or str(file))
+    name = failed_name(file)
     return FileRows(name, Spool(), internal_issue(name, exc).message, internal=True)
 
 
