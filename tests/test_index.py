@@ -332,7 +332,7 @@ def test_a_worker_that_dies_on_a_file_of_any_name_costs_the_index_only_that_file
 
     folder = tmp_path / "archive"
     folder.mkdir()
-    for number in range(12):  # enough files for two workers
+    for number in range(12):  # each with a line of its own: read, not a copy of another
         (folder / f"{number:02}.mat").write_text((SAMPLES / "gnubg-5pt-crawford.mat").read_text() + f"\n; {number}\n")
     shutil.copy(SAMPLES / "bbgt-two-matches.mat", folder / os.fsdecode(b"dies-\xe9.mat"))
     files = sorted(str(path) for path in folder.iterdir())
