@@ -454,10 +454,13 @@ def test_relative_absolute_copied_and_deleted_files(tmp_path: Path, engine: str,
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_files_looked_up_a_few_at_a_time_make_the_index_made_at_once(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run takes its files a chunk at a time (flat memory): the same file named again in a
-    later chunk (by its absolute path, through a link) is still read once, and a run over an
-    index finds every file it has, whatever chunk it comes in."""
+@pytest.mark.parametrize("first, most", [(3, 3), (1, 5)])
+def test_files_looked_up_a_few_at_a_time_make_the_index_made_at_once(tmp_path: Path, engine: str, first: int, most: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A run takes its files a chunk at a time (flat memory; the first chunks smaller, growing
+    to the largest): the same file named again in a later chunk (by its absolute path, through
+    a link) is still read once, and a run over an index finds every file it has, whatever
+    chunk it comes in."""
     from bgrecord.tables import archive
 
     monkeypatch.chdir(tmp_path)
@@ -465,7 +468,8 @@ def test_files_looked_up_a_few_at_a_time_make_the_index_made_at_once(tmp_path: P
     os.symlink(tmp_path / "real", tmp_path / "linked")
     names = ["real", str(tmp_path / "real" / "bbgt-two-matches.mat"), "linked", "real/xg-tags-bom-crlf.mat"]
     whole = run("index", *names, "-o", f"whole.{engine}")
-    monkeypatch.setattr(archive, "LOOKED_UP_AT_ONCE", 3)
+    monkeypatch.setattr(archive, "FIRST_LOOKED_UP", first)
+    monkeypatch.setattr(archive, "LOOKED_UP_AT_ONCE", most)
     chunked = run("index", *names, "-o", f"chunked.{engine}")
     assert whole.output.replace("whole", "chunked") == chunked.output and "19 files added, 0 changed, 0 unchanged" in chunked.output
     for table in (*SUMMED, "files", "positions"):
@@ -474,6 +478,27 @@ def test_files_looked_up_a_few_at_a_time_make_the_index_made_at_once(tmp_path: P
     (tmp_path / "real" / "gnubg-5pt-crawford.mat").write_text("5 point match\n")  # changed: read again, wherever its chunk
     again = run("index", "real", "linked", "-o", f"chunked.{engine}")
     assert "0 files added, 1 changed, 18 unchanged" in again.output, again.output
+
+
+def test_a_path_resolved_with_its_folder_known_is_its_real_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run resolves a folder's path once for its files: each file's path is still what
+    ``os.path.realpath`` makes of it, through links to folders and to files, relative and
+    absolute, with ``.``, ``..`` and doubled slashes, and for names that do not exist."""
+    from bgrecord.tables.archive import resolved
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "f.mat").write_text("")
+    os.symlink(tmp_path / "a" / "b", tmp_path / "to-b")
+    os.symlink(tmp_path / "a" / "b" / "f.mat", tmp_path / "a" / "absolute.mat")
+    os.symlink("b/f.mat", tmp_path / "a" / "relative.mat")
+    os.symlink("to-b", tmp_path / "to-to-b")
+    monkeypatch.chdir(tmp_path / "a")
+    names = ["b/f.mat", "absolute.mat", "relative.mat", "./b//f.mat", "../to-b/f.mat", "../to-b/../b/f.mat", "../to-to-b/f.mat",
+             f"{tmp_path}/to-to-b/./f.mat", "missing/f.mat", "b/missing.mat", "b/", ".", "..", "/", "../to-b", "b/f.mat/"]  # fmt: skip
+    folders: dict[str, str] = {}
+    for name in names + names[::-1]:  # each folder met again once known
+        assert resolved(name, folders) == resolved(name) == os.fsencode(os.path.realpath(name)), name
+    assert resolved("../to-b/../b/f.mat") == os.fsencode(str(tmp_path / "a" / "b" / "f.mat"))  # a link's parent is its target's
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -569,6 +594,21 @@ def test_the_codes_give_back_every_play_action_place_and_cube() -> None:
 
 
 # --- a Parquet dataset ---
+
+
+def test_codes_are_made_once_each_and_held_no_more_than_their_bound() -> None:
+    """The codes of plays and actions are made once for each key asked (an archive's recur) and
+    the dictionary holding them never grows past its bound."""
+    made: list[tuple[int, int]] = []
+
+    def make(a: int, b: int) -> int:
+        made.append((a, b))
+        return a * 10 + b
+
+    found = codes.Codes(make, 3)
+    assert [found[key] for key in [(1, 2), (3, 4), (1, 2), (5, 6), (3, 4)]] == [12, 34, 12, 56, 34] and made == [(1, 2), (3, 4), (5, 6)]
+    assert found[(7, 8)] == 78 and len(found) <= 3 and found[(1, 2)] == 12 and len(found) <= 3
+    assert codes.ACT_CODES[("take", 1, None, 2, 0)] == codes.act_code("take", 1, None, 2, 0)
 
 
 def test_a_dataset_holds_the_tables_and_find_searches_it(tmp_path: Path) -> None:

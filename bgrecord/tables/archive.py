@@ -35,7 +35,7 @@ from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
 from bgrecord.tables.database import Database
-from bgrecord.tables.positions import ANSWERS, position_hash, position_key, row_of
+from bgrecord.tables.positions import ACT_CODES, ANSWERS, PLAY_CODES, place_code, position_hash, position_key
 from bgrecord.tables.schema import POSITION_COLUMNS
 from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.tables.stats import file_rows
@@ -50,36 +50,50 @@ from bgrecord.writing.writers import mat_rows
 def game_positions(game: int, out: GameReplay, into: array[int]) -> tuple[int | None, list[tuple[int, int, bytes]]]:
     """A replayed game's positions as the index keeps them: a row each replayed action with a
     position before it, six integers ``hash, game, step, place, act, play`` (:data:`NO_PLAY`
-    for none; :func:`bgrecord.tables.positions.row_of`) added to ``into``; the line its rows
-    count from; and the Position ID's 10 bytes of each row whose position does not follow from
-    the plays before it (``(game, step, key)``: the game's start, a set-up). ``game``: its
-    number in its file, from 0."""
+    for none; :mod:`bgrecord.tables.positions`) added to ``into``; the line its rows count
+    from; and the Position ID's 10 bytes of each row whose position does not follow from the
+    plays before it (``(game, step, key)``: the game's start, a set-up). ``game``: its number
+    in its file, from 0."""
     starts: list[tuple[int, int, bytes]] = []
     base: int | None = None
     follows: Any = None  # the sides the plays so far lead to
-    extend = into.extend
-    for step_number, (step, move) in enumerate(zip(out.steps, mat_rows(out.steps)), 1):
+    hashed: tuple[Any, int, int] = ((), 0, 0)  # the sides, the side on roll and the hash of the last row: a cube's actions share the roll's
+    extend, plays, acts = into.extend, PLAY_CODES, ACT_CODES
+    steps = out.steps
+    for step_number, (step, move) in enumerate(zip(steps, mat_rows(steps)), 1):
         kind = step.kind
-        moved = kind == "move"
-        position = step.before if moved else step.after  # a set-up: the position it sets
-        if position is None:
-            continue
-        setup = step.action if kind == "setup" and isinstance(step.action, SetPosition) else None
-        actor = position.turn if setup else step.player or 0
-        mover = 1 - actor if kind in ANSWERS else actor  # an answer: seen from the side of the offer it answers
-        to_play = moved or setup is not None and setup.on_roll is not None  # a position file's dice are still to play
-        dice = step.dice if to_play else None
-        line = step.action.line
+        if kind == "move":
+            position = step.before
+            if position is None:
+                continue
+            mover = step.player or 0
+            dice = step.dice or None
+            legal = step.play
+        else:
+            position = step.after  # a set-up: the position it sets
+            if position is None:
+                continue
+            setup = step.action if kind == "setup" and isinstance(step.action, SetPosition) else None
+            actor = position.turn if setup else step.player or 0
+            mover = 1 - actor if kind in ANSWERS else actor  # an answer: seen from the side of the offer it answers
+            dice = (step.dice or None) if setup is not None and setup.on_roll is not None else None  # a position file's dice to play
+            legal = None
+        line, row = step.action.line, move or 0
         if base is None:
-            base = line - (move or 0)
+            base = line - row
         sides = position.sides
         if sides is not follows and sides != follows:
             starts.append((game, step_number, position_key(Position(sides, mover))))
-        after = step.after
-        follows = after.sides if moved and step.play is not None and after is not None else sides
-        _, place, act, play = row_of(step_number, move, line - base - (move or 0), kind, mover, dice or None, step.cube, step.cube_owner,
-                                     step.play if moved else None)  # fmt: skip
-        extend((position_hash(sides[mover], sides[1 - mover]), game, step_number, place, act, NO_PLAY if play is None else play))
+        if legal is not None:
+            after = step.after
+            follows = after.sides if after is not None else sides
+            play = plays[(legal.play.moves, legal.hits, dice)]
+        else:
+            follows, play = sides, NO_PLAY
+        if hashed[0] is not sides or hashed[1] != mover:
+            hashed = (sides, mover, position_hash(sides[mover], sides[1 - mover]))
+        place = row if line - base == row else place_code(move, line - base - row)  # a .mat file's lines are its rows
+        extend((hashed[2], game, step_number, place, acts[(kind, mover, dice, step.cube, step.cube_owner)], play))
     return base, starts
 
 
@@ -141,15 +155,25 @@ def failed_rows(file: Any, exc: BaseException) -> IndexRows:
 # --- bringing an index up to date ---
 
 
-def resolved(name: str) -> bytes:
-    """What the index knows a file by: the bytes of its resolved path."""
-    return os.fsencode(os.path.realpath(name))
+def resolved(name: str, folders: dict[str, str] | None = None) -> bytes:
+    """What the index knows a file by: the bytes of its resolved path. ``folders``: the
+    folders resolved so far, by their absolute path (a run's files come a folder at a time:
+    the links of a folder's path are followed once, not once a file)."""
+    if folders is None or ".." in name.replace("\\", "/").split("/"):  # a link's parent is its target's: realpath alone knows it
+        return os.fsencode(os.path.realpath(name))
+    folder, base = os.path.split(os.path.abspath(name))
+    real = folders.get(folder)
+    if real is None:
+        real = folders[folder] = os.path.realpath(folder)
+    path = os.path.join(real, base)
+    return os.fsencode(os.path.realpath(path) if os.path.islink(path) else path)
 
 
 Unit = str | tuple[str, str | None]  # a file to read: its name, or its name and the content key the index has for it
 Work = Callable[[Iterator[Unit]], Iterable[IndexRows]]
 Before = tuple[int, str | None]  # what the index has of a file: its number and content key (None: it gave no games)
 LOOKED_UP_AT_ONCE = 20_000  # a run's files resolved and looked up in the index at a time: a run's memory is a chunk's
+FIRST_LOOKED_UP = 256  # the first chunk's: the workers start once it is resolved, not the largest chunk (each next one 4x, to the above)
 
 
 def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = False, waiting: Callable[[], None] | None = None,
@@ -211,10 +235,10 @@ def _write(work: Work, units: Iterator[Unit], run: _Run, writer: RowsWriter, pur
 class _Run:
     """A run's files as the work asks for them: each once, whatever the path that names it
     (the first name given), with what the index has of it. Names are taken
-    :data:`LOOKED_UP_AT_ONCE` at a time: resolved, the paths of earlier chunks passed over (a
-    table of them is kept in the database from the second chunk on) and the rest looked up
-    in the index. ``pending``: each unit given to the work and not yet written, as ``(resolved
-    path, what the index has of it)``."""
+    :data:`LOOKED_UP_AT_ONCE` at a time (the first chunks smaller: the work starts at once):
+    resolved, the paths of earlier chunks passed over (a table of them is kept in the database
+    from the second chunk on) and the rest looked up in the index. ``pending``: each unit given
+    to the work and not yet written, as ``(resolved path, what the index has of it)``."""
 
     def __init__(self, database: Database, first_new: int) -> None:
         self.database = database
@@ -225,10 +249,13 @@ class _Run:
 
     def units(self, names: Iterable[str]) -> Iterator[Unit]:
         names = iter(names)
-        while chunk := list(itertools.islice(names, LOOKED_UP_AT_ONCE)):
+        size = min(FIRST_LOOKED_UP, LOOKED_UP_AT_ONCE)
+        while chunk := list(itertools.islice(names, size)):
+            size = min(4 * size, LOOKED_UP_AT_ONCE)
             firsts: dict[bytes, str] = {}
+            folders: dict[str, str] = {}
             for name in chunk:
-                firsts.setdefault(resolved(name), name)
+                firsts.setdefault(resolved(name, folders), name)
             paths = list(firsts)
             if self.unrecorded:
                 self._record(self.unrecorded)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from bgrecord.core.moves import OFF, Move, Play, point_name
 from bgrecord.core.position import LegalPlay, Position
@@ -42,6 +42,22 @@ DICE = 37  # 0 no dice, else (first - 1) * 6 + second: the dice in the order rec
 ACTS = len(KINDS) * DICE * 2  # act_code's radix below the cube (962)
 _SINGLE, _DOUBLE, _ANY = 101, 51, 1351  # the bases of play_code's digits (each digit >= 1: 0 is a dance)
 assert MAX_ACTIONS < ROWS
+
+
+class Codes(dict[tuple[Any, ...], int]):
+    """Codes made once for each key they are asked for, by ``make(*key)``: a dictionary,
+    looked up at the speed of one (an archive's plays and actions recur), cleared when it
+    holds ``most`` (its memory is bounded, whatever the archive)."""
+
+    def __init__(self, make: Callable[..., int], most: int) -> None:
+        super().__init__()
+        self.make, self.most = make, most
+
+    def __missing__(self, key: tuple[Any, ...]) -> int:
+        if len(self) >= self.most:
+            self.clear()
+        code = self[key] = self.make(*key)
+        return code
 
 
 # --- the position ---
@@ -106,6 +122,10 @@ def act_code(kind: str, player: int, dice: Sequence[int] | None, cube: int = 1, 
     return (KIND_CODES[kind] * DICE + rolled) * 2 + (1 if player else 0) + ACTS * cube_code(cube, owner)
 
 
+ACT_CODES = Codes(act_code, 4096)  # a game's actions are a few dozen kinds
+"""An action's code by ``(kind, player, dice, cube, owner)``: :func:`act_code`, made once each."""
+
+
 def from_act(code: int) -> tuple[str, int, tuple[int, int] | None, int, int | None]:
     """``(kind, player, dice, cube, cube owner)`` of :func:`act_code` (kind ``?`` for a code
     it never makes)."""
@@ -134,19 +154,8 @@ def play_code(play: LegalPlay, dice: tuple[int, int] | None) -> int:
     lower; none to tell for a double) and whether it hits; the digits, smallest first, are
     the number's digits from the most significant. A move no die accounts for (or a play
     without dice) makes the whole play a negative number of digits that hold its source and
-    target instead."""
-    moves, hits = play.play.moves, play.hits
-    key = (moves, hits, dice)
-    found = _PLAYS.get(key)
-    if found is None:
-        if len(_PLAYS) >= 16384:
-            _PLAYS.clear()
-        high, low = (max(dice), min(dice)) if dice else (0, 0)
-        found = _PLAYS[key] = _play_code(moves, hits, high, low)
-    return found
-
-
-_PLAYS: dict[tuple[Any, ...], int] = {}  # codes made, by the moves, hits and dice as given: an archive's plays recur (four in five)
+    target instead. (:data:`PLAY_CODES` by the moves, hits and dice.)"""
+    return PLAY_CODES[(play.play.moves, play.hits, dice)]
 
 
 def _play_code(moves: Sequence[Move], hits: Sequence[bool], high: int, low: int) -> int:
@@ -161,6 +170,15 @@ def _play_code(moves: Sequence[Move], hits: Sequence[bool], high: int, low: int)
         else:
             return -_number([(source * 26 + target) * 2 + hit + 1 for (source, target), hit in zip(moves, hits)], _ANY)
     return _number(digits, _DOUBLE if high == low else _SINGLE)
+
+
+def _code_of(moves: Sequence[Move], hits: Sequence[bool], dice: tuple[int, int] | None) -> int:
+    high, low = (max(dice), min(dice)) if dice else (0, 0)
+    return _play_code(moves, hits, high, low)
+
+
+PLAY_CODES = Codes(_code_of, 16384)  # :func:`play_code` by ``(moves, hits, dice)`` as given: four plays in five recur
+"""A play's code by ``(its moves, its hits, the dice)``: :func:`play_code` without the call."""
 
 
 def _number(digits: list[int], base: int) -> int:
@@ -253,19 +271,3 @@ def occurrence(row: Sequence[Any], base: int | None) -> Occurrence:
         moves = None
     line = None if offset is None or not isinstance(base, int) else base + offset + (move or 0)
     return Occurrence(step, kind, player, dice, cube, owner, move, line, moves)
-
-
-def row_of(step: int, move: int | None, line_offset: int, kind: str, player: int, dice: tuple[int, int] | None, cube: int,
-           owner: int | None, play: LegalPlay | None) -> tuple[int, int, int, int | None]:  # fmt: skip
-    """What the positions table keeps of one occurrence but its position and game:
-    ``(step, place, act, play)`` (the inverse of :func:`occurrence`)."""
-    key = (kind, player, dice, cube, owner)
-    act = _ACTS.get(key)
-    if act is None:
-        if len(_ACTS) >= 4096:
-            _ACTS.clear()
-        act = _ACTS[key] = act_code(kind, player, dice, cube, owner)
-    return step, place_code(move, line_offset), act, play_code(play, dice) if play is not None else None
-
-
-_ACTS: dict[tuple[Any, ...], int] = {}  # act codes made: a game's actions are a few dozen kinds

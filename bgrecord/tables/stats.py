@@ -162,29 +162,33 @@ def no_games(notes: list[Issue]) -> str:
 def _row(path: str, key: str, number: int, length: int | None, variant: str, g: GameReplay, reader: Counter[Any]) -> dict[str, Any]:
     game = g.game
     per: dict[str, list[int]] = {name: [0, 0] for name in _PER_PLAYER}
+    turns, dances, hits, doubles_rolled = per["turns"], per["dances"], per["hits"], per["doubles_rolled"]  # a roll's counts, at hand
     dice: list[list[str]] = [[], []]
     first_roller = opening = first_double = None
     final = None
     cube_before = ""  # the kind of the step before
     steps = g.steps
     for index, step in enumerate(steps):
-        player = step.player
-        if step.after is not None:
-            final = step.after
+        player, after = step.player, step.after
+        if after is not None:
+            final = after
         if player is None:
             continue
         kind = step.kind
-        if kind == "move" and step.dice is not None:
-            roll = _ROLL_TEXT.get(step.dice) or f"{max(step.dice)}{min(step.dice)}"
+        rolled = step.dice
+        if kind == "move" and rolled is not None:
+            roll = _ROLL_TEXT.get(rolled) or f"{max(rolled)}{min(rolled)}"
             if first_roller is None:
                 first_roller, opening = player, roll
             else:
                 dice[player].append(roll)
-                per["doubles_rolled"][player] += step.dice[0] == step.dice[1]
-            per["turns"][player] += 1
-            if step.play is not None:
-                per["dances"][player] += not step.play.play.moves
-                per["hits"][player] += sum(step.play.hits)
+                doubles_rolled[player] += rolled[0] == rolled[1]
+            turns[player] += 1
+            legal = step.play
+            if legal is not None:
+                dances[player] += not legal.play.moves
+                if True in legal.hits:
+                    hits[player] += sum(legal.hits)
         elif kind in _CUBE_ACTIONS:
             if kind == "take" and cube_before in ("beaver", "raccoon"):
                 continue  # a beaver's acceptance, which a .mat leaves to the doubler's roll and SGF writes out

@@ -59,7 +59,7 @@ _SUMMED = (*_PLAYER_SUMS, "decided")  # a person's sums, in its list
 _SUM_AT = {name: at for at, name in enumerate(_SUMMED)}
 _GAMES, _INVALID, _WINS, _DECIDED, _CUBE_TOTAL = (_SUM_AT[name] for name in ("games", "invalid_games", "wins", "decided", "cube_total"))
 _POINTS_WON, _POINTS_LOST = _SUM_AT["points_won"], _SUM_AT["points_lost"]
-_COUNTED_AT = tuple((_SUM_AT[name], name) for name in _COUNTED)
+_SIDE_COLUMNS = tuple((f"player{side}", f"dice{side}", tuple((_SUM_AT[name], f"{name}{side}") for name in _COUNTED)) for side in (0, 1))
 _ROLL_AT = {roll: at for at, roll in enumerate(ROLLS)}
 _ROLL_FACES = [(int(roll[0]), int(roll[1])) for roll in ROLLS]
 _DOUBLES_AT = [at for at, roll in enumerate(ROLLS) if roll[0] == roll[1]]
@@ -93,16 +93,16 @@ class Tables:
         return found or unnamed(side)
 
     def add_row(self, row: dict[str, Any]) -> None:
-        winner, result = row["winner"], row["result"]
-        self.cubes[row["cube"] or 1] += 1
-        for side in (0, 1):
-            name = self.person(row[f"player{side}"], side)
+        winner, result, cube = row["winner"], row["result"], row["cube"] or 1
+        self.cubes[cube] += 1
+        for side, (player, dice, counted) in enumerate(_SIDE_COLUMNS):
+            name = self.person(row[player], side)
             person = _sums(self.people, name, len(_SUMMED))
             person[_GAMES] += 1
             person[_INVALID] += not row["valid"]
-            for at, counter in _COUNTED_AT:
-                person[at] += row[f"{counter}{side}"] or 0
-            person[_CUBE_TOTAL] += row["cube"] or 1
+            for at, column in counted:
+                person[at] += row[column] or 0
+            person[_CUBE_TOTAL] += cube
             if winner is not None:
                 won = winner == side
                 person[_DECIDED] += 1
@@ -110,7 +110,7 @@ class Tables:
                 person[_POINTS_WON if won else _POINTS_LOST] += row["points"] or 0
                 if result in ("gammon", "backgammon"):
                     person[_SUM_AT[f"{result}s_{'won' if won else 'lost'}"]] += 1
-            rolls = [_ROLL_AT[roll] for roll in (row[f"dice{side}"] or "").split() if roll in _ROLL_AT]  # another program's text: what is a roll
+            rolls = [_ROLL_AT[roll] for roll in (row[dice] or "").split() if roll in _ROLL_AT]  # another program's text: what is a roll
             if rolls:  # a player who never rolled has no row in the dice table
                 for counts in (_sums(self.rolls, name, len(ROLLS)), _sums(self.rolls, "", len(ROLLS))):
                     for at in rolls:
