@@ -81,6 +81,7 @@ def game_positions(game: int, out: GameReplay, into: array[int]) -> tuple[int | 
         line, row = step.action.line, move or 0
         if base is None:
             base = line - row
+        offset = line - base - row  # 0 in a .mat file, whose lines are its rows
         sides = position.sides
         if sides is not follows and sides != follows:
             starts.append((game, step_number, position_key(Position(sides, mover))))
@@ -92,7 +93,7 @@ def game_positions(game: int, out: GameReplay, into: array[int]) -> tuple[int | 
             follows, play = sides, NO_PLAY
         if hashed[0] is not sides or hashed[1] != mover:
             hashed = (sides, mover, position_hash(sides[mover], sides[1 - mover]))
-        place = row if line - base == row else place_code(move, line - base - row)  # a .mat file's lines are its rows
+        place = row if offset == 0 else place_code(move, offset)
         extend((hashed[2], game, step_number, place, acts[(kind, mover, dice, step.cube, step.cube_owner)], play))
     return base, starts
 

@@ -158,7 +158,8 @@ def play_code(play: LegalPlay, dice: tuple[int, int] | None) -> int:
     return PLAY_CODES[(play.play.moves, play.hits, dice)]
 
 
-def _play_code(moves: Sequence[Move], hits: Sequence[bool], high: int, low: int) -> int:
+def _play_code(moves: Sequence[Move], hits: Sequence[bool], dice: tuple[int, int] | None) -> int:
+    high, low = (max(dice), min(dice)) if dice else (0, 0)
     digits = []
     for (source, target), hit in zip(moves, hits):
         distance = source - target
@@ -172,12 +173,7 @@ def _play_code(moves: Sequence[Move], hits: Sequence[bool], high: int, low: int)
     return _number(digits, _DOUBLE if high == low else _SINGLE)
 
 
-def _code_of(moves: Sequence[Move], hits: Sequence[bool], dice: tuple[int, int] | None) -> int:
-    high, low = (max(dice), min(dice)) if dice else (0, 0)
-    return _play_code(moves, hits, high, low)
-
-
-PLAY_CODES = Codes(_code_of, 16384)  # :func:`play_code` by ``(moves, hits, dice)`` as given: four plays in five recur
+PLAY_CODES = Codes(_play_code, 16384)  # :func:`play_code` by ``(moves, hits, dice)`` as given: four plays in five recur
 """A play's code by ``(its moves, its hits, the dice)``: :func:`play_code` without the call."""
 
 
