@@ -29,7 +29,7 @@ from bgrecord.formats.source import Input
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.show.steps import step_records
 from bgrecord.tables import positions as codes
-from bgrecord.tables import archive, search, stats, summaries, writing_rows
+from bgrecord.tables import archive, file_order, search, stats, summaries, writing_rows
 from bgrecord.tables.database import Database
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
@@ -153,42 +153,124 @@ def test_an_index_kept_open_answers_each_search_as_one_opened_for_it(tmp_path: P
     assert totals == [counts[position_id] for position_id in asked] and max(totals) > 2
 
 
-def test_duckdb_sorts_a_common_position_a_page_at_a_time_and_finds_what_sqlite_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def in_file_order(found: list[dict[str, Any]]) -> bool:
+    keys = [file_order.file_order(row["file"], 0, row["match"], row["game"], row["step"]) for row in found]
+    return keys == sorted(keys)
+
+
+def forget_order(db: Path) -> None:
+    """The index as one made by a bgrecord that recorded no runs in file order (its searches sort)."""
+    database = Database(db)
+    database.execute("DELETE FROM bgrecord WHERE key = ?", [file_order.GAME_ORDER])
+    database.close()
+
+
+@pytest.mark.parametrize("runs", [True, False], ids=["runs recorded", "none recorded"])
+def test_duckdb_reads_a_common_position_a_page_at_a_time_and_finds_what_sqlite_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                                    runs: bool) -> None:  # fmt: skip
     """DuckDB holds a sorted result whole in its bounded memory: a position found more than a
-    page's worth is sorted a page at a time (the opening's, a million times in a million
-    games). Whatever the page and the limit, the occurrences are SQLite's, in the same order."""
+    page's worth is read a page at a time (the opening's, a million times in a million
+    games): a run's rows by game and step, or, in an index that recorded no runs in file
+    order, its rows sorted in file order. Whatever the page and the limit, the occurrences
+    are SQLite's, in the same order, file order."""
     pytest.importorskip("duckdb")
     samples = copy_samples(tmp_path / "samples")
     sqlite, duckdb = tmp_path / "archive.sqlite", tmp_path / "archive.duckdb"
     for db in (sqlite, duckdb):
         assert run("index", str(samples), "-o", str(db)).exit_code == 0
+        if not runs:
+            forget_order(db)
     counts = counted_positions(sqlite)
     common = list(counts)[:3]
     assert counts[common[0]] > 8
-    paged = []
-    real = search._more_than
+    paged, queries = [], []
+    real, tuples = search._more_than, Database.tuples
     monkeypatch.setattr(search, "_more_than", lambda *args: paged.append(real(*args)) or paged[-1])
+    monkeypatch.setattr(Database, "tuples", lambda self, sql, *args: queries.append(sql) or tuples(self, sql, *args))
     for page in (1, 2, 3, 1000):
         monkeypatch.setattr(search, "PAGE", page)
         for position_id in common:
             for limit in (None, 1, 2, 3, 5, 8):
                 wanted = search.Wanted.of(position_id)
-                assert list(search.find(duckdb, wanted, limit)) == list(search.find(sqlite, wanted, limit)), (position_id, page, limit)
-    assert True in paged and False in paged
+                found = list(search.find(duckdb, wanted, limit))
+                assert found == list(search.find(sqlite, wanted, limit)), (position_id, page, limit)
+                assert in_file_order(found) and len(found) == min(limit or counts[position_id], counts[position_id])
+    if runs:
+        assert not paged and sum("(p.game, p.step) >" in sql for sql in queries) > 10  # the pages of a run: none sorted whole
+    else:
+        assert True in paged and False in paged
     player = next(search.find(sqlite, search.Wanted.of(common[0])))["player1"]
     wanted = search.Wanted.of(common[0], player=player)  # what else is asked filters a page's rows
     monkeypatch.setattr(search, "PAGE", 2)
     assert list(search.find(duckdb, wanted)) == list(search.find(sqlite, wanted)) != []
-    for db in (sqlite, duckdb):  # NULLs another program wrote in the keys a page is bounded by: they sort first, in both
+    for db in (sqlite, duckdb):  # NULLs another program wrote in the keys a page is bounded by: read as both engines read them
         database = Database(db)
-        found = database.query("SELECT DISTINCT g.game_id, g.file_id FROM positions p JOIN game_rows g ON g.game_id = p.game WHERE p.position = ? "
-                               "ORDER BY g.game_id", [search.Wanted.of(common[0]).key])  # fmt: skip
-        database.execute("UPDATE files SET file = NULL WHERE file_id = ?", [found[-1][1]])
-        database.execute("UPDATE game_rows SET match = NULL, game = NULL WHERE game_id = ?", [found[len(found) // 2][0]])
+        found_games = database.query("SELECT DISTINCT g.game_id, g.file_id FROM positions p JOIN game_rows g ON g.game_id = p.game "
+                                     "WHERE p.position = ? ORDER BY g.game_id", [search.Wanted.of(common[0]).key])  # fmt: skip
+        database.execute("UPDATE files SET file = NULL WHERE file_id = ?", [found_games[-1][1]])
+        database.execute("UPDATE game_rows SET match = NULL, game = NULL WHERE game_id = ?", [found_games[len(found_games) // 2][0]])
         database.close()
     for limit in (None, 3):
         assert list(search.find(duckdb, search.Wanted.of(common[0]), limit)) == list(search.find(sqlite, search.Wanted.of(common[0]), limit))
     assert len(list(search.find(duckdb, search.Wanted.of(common[0])))) == counts[common[0]]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_find_streams_in_file_order_from_runs_of_games_however_the_files_came(tmp_path: Path, engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games are numbered as their files come: files named out of order, and a later run's
+    files whose names sort before those indexed, make runs of games in file order, recorded
+    by the index; find merges them, and answers what an index that recorded none answers (its
+    occurrences sorted), in file order. Past :data:`RUNS_AT_MOST` runs, none are recorded."""
+    samples = copy_samples(tmp_path / "samples")
+    files = [str(path) for path in match_files([samples])]
+    db, sorted_db = tmp_path / f"archive.{engine}", tmp_path / f"sorted.{engine}"
+    late = [name for name in files if Path(name).name.startswith("bbgt")]
+    given = [name for name in files if name not in late][::-1]  # reversed: each file a run of its own, but those of one game
+    assert run("index", *given[:9], "-o", str(db)).exit_code == 0
+    assert run("index", *given[:9], *late, "-o", str(db)).exit_code == 0  # a file whose name sorts first comes last
+    database = Database(db)
+    starts = file_order.runs_in_file_order(database)
+    runs = file_order.recorded(database)
+    database.close()
+    assert starts is not None and 3 < len(starts) + 1 <= 10 and runs == list(zip([None, *starts], [*starts, None]))  # the second run's added
+    shutil.copy(db, sorted_db)
+    forget_order(sorted_db)
+    counts = counted_positions(db)
+    asked = list(counts)[:5] + sorted(counts)[::13]
+    for position_id in asked:
+        for limit in (None, 1, 4):
+            found = list(search.find(db, search.Wanted.of(position_id), limit))
+            assert found == list(search.find(sorted_db, search.Wanted.of(position_id), limit)) and in_file_order(found)
+            assert len(found) == min(limit or counts[position_id], counts[position_id])
+    monkeypatch.setattr(file_order, "RUNS_AT_MOST", 3)
+    assert run("index", *given, *late, "-o", str(db)).exit_code == 0
+    database = Database(db)
+    assert file_order.recorded(database) is None and file_order.runs_in_file_order(database) is None
+    database.close()
+    monkeypatch.setattr(file_order, "runs_in_file_order", None)  # past the bound, a run does not look for runs again
+    assert run("index", *given, *late, str(SAMPLES / "gnubg-5pt-crawford.mat"), "-o", str(db)).exit_code == 0
+    shutil.copy(db, sorted_db)
+    forget_order(sorted_db)
+    found = list(search.find(db, search.Wanted.of(asked[0])))
+    assert found == list(search.find(sorted_db, search.Wanted.of(asked[0]))) and in_file_order(found) and len(found) > counts[asked[0]]
+
+
+def test_sqlite_reads_a_run_of_a_position_in_its_index_order_without_sorting(tmp_path: Path) -> None:
+    """The opening's occurrences in a million games come from SQLite's index as it holds them:
+    the query of a run has no sort of its own, whatever else is asked."""
+    db = tmp_path / "archive.sqlite"
+    assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
+    database = Database(db)
+    plans = []
+    real = Database.tuples
+    for wanted in (search.Wanted.of(Position.start().id()), search.Wanted.of(Position.start().id(), play="8/5 6/5", player="someone")):
+        condition, values = wanted.where("sqlite")
+        for run_of_games in ((None, None), (3, 10)):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(Database, "tuples", lambda self, sql, parameters=(): real(self, f"EXPLAIN QUERY PLAN {sql}", parameters))
+                plans.append(" ".join(str(row[-1]) for row in search._run_rows(database, condition, values, run_of_games, None)))
+    database.close()
+    assert all(plan.startswith("SEARCH p USING PRIMARY KEY (position=?") and "TEMP B-TREE" not in plan for plan in plans), plans
 
 
 def test_find_by_play_in_either_order_by_player_and_by_dice(tmp_path: Path) -> None:
@@ -634,6 +716,15 @@ def test_a_dataset_holds_the_tables_and_find_searches_it(tmp_path: Path) -> None
     (tmp_path / "mine" / "notes.txt").write_text("mine")
     refused = run("index", str(samples), "-o", str(tmp_path / "mine"), "--format", "dataset")
     assert refused.exit_code == 2 and "not a bgrecord dataset" in refused.output and (tmp_path / "mine" / "notes.txt").read_text() == "mine"
+    marker = json.loads((folder / "bgrecord.json").read_text(encoding="utf-8"))
+    with search.searched(folder) as dataset, search.searched(db) as index:  # the index's runs in file order, carried
+        assert marker[file_order.GAME_ORDER] == "" and file_order.recorded(dataset) == file_order.recorded(index) == [(None, None)]
+    expected = run("find", str(db), "4HPwATDgc/ABMA", "--format", "json").output
+    for damaged in ("3,x'); DROP TABLE files; --", "9,2", 7):  # another program's: not what index writes, so the occurrences are sorted
+        (folder / "bgrecord.json").write_text(json.dumps({**marker, file_order.GAME_ORDER: damaged}), encoding="utf-8")
+        with search.searched(folder) as dataset:
+            assert file_order.recorded(dataset) is None
+        assert run("find", str(folder), "4HPwATDgc/ABMA", "--format", "json").output == expected
     os.remove(folder / "bgrecord.json")
     assert run("find", str(folder), "4HPwATDgc/ABMA").exit_code == 2
 

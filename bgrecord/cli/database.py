@@ -204,15 +204,18 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--play" if play and "play" in str(exc) else "POSITION") from None
         shown = 0
+        total = None
         with searched(database, opening) as index:  # opened once: counted and searched
-            total = count_in(index, wanted) if output == "json" or limit else None
             found = find_in(index, wanted, limit)
             if output == "json":
-                shown = _json_document(wanted.position_id, total or 0, found)
+                total = count_in(index, wanted)  # the document's header
+                shown = _json_document(wanted.position_id, total, found)
             else:
                 for row in found:
                     click.echo(_occurrence(row))
                     shown += 1
+                if limit and shown == limit:  # counted once the rows are out (the opening's: a million rows at a million games)
+                    total = count_in(index, wanted)
     except (ValueError, ImportError) as exc:
         fail(str(exc))
     finally:

@@ -34,6 +34,7 @@ from bgrecord.replay import GameReplay
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
+from bgrecord.tables import file_order
 from bgrecord.tables.database import Database
 from bgrecord.tables.positions import ACT_CODES, ANSWERS, PLAY_CODES, place_code, position_hash, position_key
 from bgrecord.tables.schema import POSITION_COLUMNS
@@ -173,7 +174,7 @@ def resolved(name: str, folders: dict[str, str] | None = None) -> bytes:
 Unit = str | tuple[str, str | None]  # a file to read: its name, or its name and the content key the index has for it
 Work = Callable[[Iterator[Unit]], Iterable[IndexRows]]
 Before = tuple[int, str | None]  # what the index has of a file: its number and content key (None: it gave no games)
-LOOKED_UP_AT_ONCE = 20_000  # a run's files resolved and looked up in the index at a time: a run's memory is a chunk's
+LOOKED_UP_AT_ONCE = 4096  # a run's files resolved and looked up in the index at a time: a run's memory is a chunk's (20,000: 4 MB more)
 FIRST_LOOKED_UP = 256  # the first chunk's: the workers start once it is resolved, not the largest chunk (each next one 4x, to the above)
 
 
@@ -208,6 +209,7 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
             run.close()
         _drop_games(work_copy, purged)
         _mark_duplicates(database)
+        file_order.record(database, int(numbers[1]))
         if sums is not None and not sums.spoiled:
             sums.finish(copies_marked=False)
         else:

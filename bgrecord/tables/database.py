@@ -183,10 +183,12 @@ class Database:
             yield dict(zip(names, values))
 
     def tuples(self, sql: str, parameters: Sequence[Any] = ()) -> Iterator[tuple[Any, ...]]:
-        """The rows of a query, fetched a few thousand at a time."""
+        """The rows of a query, fetched a few thousand at a time (the first few: they come at once)."""
         cursor = self.connection.execute(sql, list(parameters))
-        while batch := cursor.fetchmany(5000):
+        size = 100
+        while batch := cursor.fetchmany(size):
             yield from batch
+            size = 5000
 
     def commit(self) -> None:
         if self.engine == "sqlite":

@@ -4,7 +4,7 @@ files in one folder, for Dask, DuckDB, Spark or pandas to read where they are, a
 
 ::
 
-    DIR/bgrecord.json                    {"schema": 3, "buckets": 64}
+    DIR/bgrecord.json                    {"schema": 3, "buckets": 64, "game_order": "..."}
     DIR/files.parquet, games.parquet, start_positions.parquet, players.parquet, matches.parquet, dice.parquet
     DIR/positions/bucket=NN/part-0.parquet
 
@@ -25,6 +25,7 @@ from typing import Any
 
 from bgrecord.extras import require
 from bgrecord.tables.database import DUCKDB_MEMORY, SCHEMA_VERSION, Database, sql_text
+from bgrecord.tables.file_order import GAME_ORDER
 
 BUCKETS = 64
 ROW_GROUP = 16_384  # positions a row group: what a search reads of a bucket file
@@ -56,9 +57,11 @@ def write(index: str | Path, folder: Path) -> None:
         for name in FILES:
             _write_table(pa, pq, database, name, columns[name], folder / f"{name}.parquet")
         _write_positions(pa, pq, database, folder / "positions", _schema(pa, POSITION_COLUMNS))
+        order = database.query(f"SELECT value FROM bgrecord WHERE key = '{GAME_ORDER}'")
     finally:
         database.close()
-    (folder / MARKER).write_text(json.dumps({"schema": SCHEMA_VERSION, "buckets": BUCKETS}) + "\n", encoding="utf-8")
+    marker = {"schema": SCHEMA_VERSION, "buckets": BUCKETS, **({GAME_ORDER: order[0][0]} if order else {})}  # the index's runs in file order
+    (folder / MARKER).write_text(json.dumps(marker) + "\n", encoding="utf-8")
 
 
 def _schema(pa: Any, columns: dict[str, str]) -> Any:
@@ -130,7 +133,9 @@ def opened(folder: str | Path) -> Database:
     for name in FILES:
         connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{quoted}/{name}.parquet')")
     connection.execute("CREATE VIEW game_rows AS SELECT * FROM games")  # the games table holds its files' names: as the index's two
-    connection.execute(f"CREATE VIEW bgrecord AS SELECT 'schema' AS key, '{SCHEMA_VERSION}' AS value")
+    keys = {"schema": str(SCHEMA_VERSION), **({GAME_ORDER: marker[GAME_ORDER]} if isinstance(marker.get(GAME_ORDER), str) else {})}
+    pairs = ", ".join(f"('{key}', '{sql_text(value)}')" for key, value in keys.items())
+    connection.execute(f"CREATE VIEW bgrecord AS SELECT * FROM (VALUES {pairs}) AS kept(key, value)")
     if any((path / "positions").glob("bucket=*/*.parquet")):
         connection.execute(f"CREATE VIEW positions AS SELECT * FROM read_parquet('{quoted}/positions/*/*.parquet', hive_partitioning = true)")
     else:

@@ -13,6 +13,8 @@ another program made NULL reads as unknown, never as a failure.
 from __future__ import annotations
 
 import contextlib
+import heapq
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,7 @@ from bgrecord.core.ids import XGID, GameState, MatchState, identify
 from bgrecord.core.moves import Dice
 from bgrecord.core.position import Position
 from bgrecord.tables.database import SCHEMA_VERSION, Database, Opening, divided
+from bgrecord.tables.file_order import file_order, recorded
 from bgrecord.tables.positions import (
     ACTS, ANSWERS, DICE, KIND_CODES, Occurrence, cube_code, hash_of, id_of_key, occurrence, play_code, played,
 )  # fmt: skip
@@ -159,12 +162,54 @@ _KEYS = ("COALESCE(f.file, '')", *(f"COALESCE({key}, {-(1 << 62)})" for key in (
 
 
 def _occurrence_rows(database: Database, wanted: Wanted, limit: int | None) -> Iterator[tuple[Any, ...]]:
-    """The rows of the occurrences (:data:`_COLUMNS`), in file order. SQLite sorts them in one
-    query, on disk past its cache. DuckDB holds a sorted result whole in its memory, which is
-    bounded: a position of more than :data:`PAGE` occurrences (the opening's, a million times
-    in a million games) is sorted a page at a time, each the occurrences after the last (its
-    bounds found first, sorting their keys alone)."""
+    """The rows of the occurrences (:data:`_COLUMNS`), in file order: each run of games the
+    index recorded in file order (:mod:`bgrecord.tables.file_order`) read in the positions
+    table's order, and the runs merged, so that the first rows come at once however many
+    follow; in an index that recorded none, sorted (:func:`_sorted_rows`)."""
     condition, values = wanted.where(database.engine, database.buckets)
+    runs = recorded(database)
+    if runs is None:
+        yield from _sorted_rows(database, wanted, condition, values, limit)
+        return
+    streams = [_run_rows(database.beside() if at else database, condition, values, run, limit) for at, run in enumerate(runs)]
+    if len(streams) == 1:
+        merged: Iterator[tuple[Any, ...]] = streams[0]
+    else:
+        merged = heapq.merge(*streams, key=lambda row: file_order(row[0], row[-1], row[3], row[4], row[14]))
+    for row in itertools.islice(merged, limit):
+        yield row[:-2]
+
+
+def _run_rows(database: Database, condition: str, values: list[Any], run: tuple[int | None, int | None], limit: int | None) -> Iterator[tuple[Any, ...]]:
+    """The occurrences in a run of games (from its first game, up to the next run's), by game
+    and step, each row with its game's and its file's numbers last. SQLite reads them in its
+    index's order (no sort); DuckDB sorts them a page at a time (:data:`PAGE`, each the rows
+    after the last)."""
+    first, after_last = run
+    bounds = (" AND p.game >= ?" if first is not None else "") + (" AND p.game < ?" if after_last is not None else "")
+    values = values + [bound for bound in run if bound is not None]
+    sql = f"SELECT {_COLUMNS}, p.game, f.file_id {_FROM} WHERE {condition}{bounds}"
+    if database.engine != "duckdb":
+        yield from database.tuples(f"{sql} ORDER BY p.game, p.step" + (f" LIMIT {int(limit)}" if limit else ""), values)
+        return
+    page = min(PAGE, limit or PAGE)
+    since: list[Any] = []
+    while True:
+        count = 0
+        for row in database.tuples(f"{sql}{' AND (p.game, p.step) > (?, ?)' if since else ''} ORDER BY p.game, p.step LIMIT {page}", values + since):
+            yield row
+            count += 1
+        if count < page:
+            return
+        since = [row[-2], row[14]]
+
+
+def _sorted_rows(database: Database, wanted: Wanted, condition: str, values: list[Any], limit: int | None) -> Iterator[tuple[Any, ...]]:
+    """The occurrences sorted in file order. SQLite sorts them in one query, on disk past its
+    cache. DuckDB holds a sorted result whole in its memory, which is bounded: a position of
+    more than :data:`PAGE` occurrences (the opening's, a million times in a million games) is
+    sorted a page at a time, each the occurrences after the last (its bounds found first,
+    sorting their keys alone)."""
     keys, marks = ", ".join(_KEYS), ", ".join("?" * len(_KEYS))
     if database.engine != "duckdb" or not _more_than(database, wanted, PAGE):
         bound = f" LIMIT {int(limit)}" if limit else ""

@@ -6,6 +6,8 @@ bytes an indexed file already has kept as a copy of it, with no rows of its own.
 
 from __future__ import annotations
 
+import functools
+import sys
 from array import array
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -68,6 +70,22 @@ class IndexReport:
     positions: int = 0
 
 
+@functools.cache
+def _malloc_trim() -> Any:
+    """glibc's ``malloc_trim``: the memory a batch freed given back to the system (some 0.1 ms).
+    Without it, a run's peak crept up by a few MB over a million games (the freed room of
+    each batch's rows, scattered, not handed back): 63 MB at a million games, 59 MB with it.
+    None elsewhere (another C library)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
 def _large(rows: IndexRows) -> bool:
     """Rows of a file too many to hold with others: written alone, chunk by chunk."""
     return rows.position_count > POSITIONS_IN_MEMORY or len(rows.rows) > IN_MEMORY
@@ -120,6 +138,10 @@ class RowsWriter:
             self.remove(mark)
             for rows, path in pending:
                 self.one(rows, path)
+        del pending
+        trim = _malloc_trim()
+        if trim is not None:
+            trim(0)
 
     def one(self, rows: IndexRows, path: bytes) -> None:
         mark = self.mark()

@@ -1,0 +1,105 @@
+"""An index's games in file order, without a sort: the runs of game numbers whose games come
+in file order (by the file's name, its number, the match and the game), recorded by every
+``index`` run in the ``bgrecord`` table (key ``game_order``: the first game of each run after
+the first, comma-separated, each run holding the games from its first to the next's; ``many``
+past :data:`RUNS_AT_MOST`). A run reads only its own games to add their runs. A new
+index of files named in order is one run; each later run that adds files whose names sort
+before those indexed adds another. A search (:mod:`bgrecord.tables.search`) reads each run's
+rows of a position in the positions table's own order (position, game, step: streamed from
+its first row, whatever the number of occurrences) and merges the runs.
+
+What it does not do: follow a change another program makes to the files or games tables
+after the run (their rows are found in the order they had when indexed); nor record more
+than :data:`RUNS_AT_MOST` runs (a search then sorts its occurrences, as an index that
+records none, of an older bgrecord, is searched; the runs are found again only by a new
+index).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from bgrecord.tables.database import Database
+
+GAME_ORDER = "game_order"  # the key of the runs in the bgrecord table
+RUNS_AT_MOST = 16  # runs recorded at most: a search merges that many streams of rows, each with its cursor
+_NO_NUMBER = -(1 << 62)  # a NULL number sorts first (as in the search's SQL)
+_NUMBER = re.compile(r"-?\d{1,18}")
+_MANY = "many"  # more runs than recorded: searches sort
+_GAMES = "SELECT g.game_id, f.file, f.file_id, g.match, g.game FROM game_rows g JOIN files f ON f.file_id = g.file_id"
+
+
+def file_order(file: Any, file_id: Any, match: Any, game: Any, step: Any) -> tuple[str, int, int, int, int]:
+    """A row's place in file order (a NULL, or a value of another type, that another program
+    wrote sorts first: never a failure to compare)."""
+    numbers = (number if isinstance(number, int) else _NO_NUMBER for number in (file_id, match, game, step))
+    return (file if isinstance(file, str) else "", *numbers)  # type: ignore[return-value]
+
+
+def runs_in_file_order(database: Database, since: int | None = None, starts: Sequence[int] = ()) -> list[int] | None:
+    """Where the runs of the index's game numbers in file order begin (the first game of each
+    run after the first), or None when there are more than :data:`RUNS_AT_MOST` runs: one
+    pass over the games in the order of their numbers, from game ``since`` on (the games
+    before it make the runs beginning at ``starts``; a game taken out leaves a run in order)."""
+    found = list(starts)
+    before: tuple[Any, ...] | None = None
+    if since is not None:
+        last = database.query(f"{_GAMES} WHERE g.game_id < ? ORDER BY g.game_id DESC LIMIT 1", [since])
+        before = _game_order(last[0]) if last else None
+    where, values = (" WHERE g.game_id >= ?", [since]) if since is not None else ("", [])
+    for row in database.tuples(f"{_GAMES}{where} ORDER BY g.game_id", values):
+        here = _game_order(row)
+        if before is not None and here < before:
+            if len(found) + 1 >= RUNS_AT_MOST:
+                return None
+            found.append(row[0])
+        before = here
+    return found
+
+
+def _game_order(row: tuple[Any, ...]) -> tuple[str, int, int, int, int]:
+    """A row of :data:`_GAMES` (game number, file, file number, match, game)'s place in file order."""
+    return file_order(row[1], row[2], row[3], row[4], 0)
+
+
+def record(database: Database, first_new: int) -> None:
+    """The runs recorded after a run whose games are numbered from ``first_new`` on: the
+    runs recorded before it, and those of its games (the index's games all read again where
+    none were recorded); past :data:`RUNS_AT_MOST`, ``many`` (not read again: a search sorts)."""
+    before = _value(database)
+    if before == _MANY:
+        return
+    starts = _starts(before) if before is not None else None
+    runs = runs_in_file_order(database) if starts is None else runs_in_file_order(database, first_new, starts)
+    database.execute(f"DELETE FROM bgrecord WHERE key = '{GAME_ORDER}'")
+    database.execute(f"INSERT INTO bgrecord VALUES ('{GAME_ORDER}', ?)", [_MANY if runs is None else ",".join(map(str, runs))])
+
+
+def _value(database: Database) -> str | None:
+    try:
+        found = database.query(f"SELECT value FROM bgrecord WHERE key = '{GAME_ORDER}'")
+    except Exception:  # noqa: BLE001 - no such table (each engine has its own error): none recorded
+        return None
+    return found[0][0] if len(found) == 1 and isinstance(found[0][0], str) else None
+
+
+def _starts(value: str) -> list[int] | None:
+    """The runs' starts as :func:`record` writes them; None for anything else."""
+    parts = value.split(",") if value else []
+    if len(parts) >= RUNS_AT_MOST or not all(_NUMBER.fullmatch(part) for part in parts):
+        return None
+    starts = [int(part) for part in parts]
+    return starts if starts == sorted(set(starts)) else None
+
+
+def recorded(database: Database) -> list[tuple[int | None, int | None]] | None:
+    """The runs an index recorded, each the game numbers it holds (from, and up to but not
+    including; None: no bound); None when it recorded none, too many, or what is there is not
+    what :func:`record` writes (another program's text)."""
+    value = _value(database)
+    starts = _starts(value) if value is not None else None
+    if starts is None:
+        return None
+    bounds: list[int | None] = [None, *starts, None]
+    return list(zip(bounds[:-1], bounds[1:]))
