@@ -572,6 +572,9 @@ def test_an_index_run_removes_the_copies_a_killed_run_left_and_nothing_else(tmp_
     kept = [f".db.{engine}.lock.txt", f".other.{engine}.abcdefgh.{engine}", f".db.{engine}.abc.{engine}", "notes.txt"]
     for name in stale + kept:
         (tmp_path / name).write_bytes(b"left")
+    staged = tmp_path / f".db.{engine}.k1ll3d_x.{engine}.staged"  # a killed DuckDB run's positions on disk
+    staged.mkdir()
+    (staged / "0000").write_bytes(b"left")
     done = invoke("index", str(CLEAN), "-o", str(database))
     assert done.exit_code == 0, done.output
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([database.name, *kept])

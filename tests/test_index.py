@@ -29,7 +29,7 @@ from bgrecord.formats.source import Input
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.show.steps import step_records
 from bgrecord.tables import positions as codes
-from bgrecord.tables import archive, file_order, search, stats, summaries, writing_rows
+from bgrecord.tables import archive, file_order, search, staging, stats, summaries, writing_rows
 from bgrecord.tables.database import Database
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
@@ -165,6 +165,109 @@ def forget_order(db: Path) -> None:
     database.close()
 
 
+def stored_positions(db: Path) -> list[tuple[int, ...]]:
+    """The positions table's rows as it holds them (no ORDER BY: its own order)."""
+    database = Database(db, read_only=True)
+    try:
+        return [tuple(row) for row in database.query("SELECT * FROM positions")]
+    finally:
+        database.close()
+
+
+@pytest.mark.parametrize("part_rows, read_rows, row_group", [(8, 3, 5), (200, 7, 64), (1 << 30, 1 << 20, 122_880)],
+                         ids=["parts smaller than the opening's bucket", "small parts", "one part"])  # fmt: skip
+def test_duckdb_sorts_its_positions_in_a_part_at_a_time_into_sqlites_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                          part_rows: int, read_rows: int, row_group: int) -> None:  # fmt: skip
+    """DuckDB's run keeps its new positions on disk by bucket and sorts them into the table a
+    part at a time (a bucket larger than a part: by DuckDB), merged with the old index's that
+    it keeps, appended whole row groups at a time: whatever the sizes, after a new index,
+    files added, one changed and one gone, the table holds SQLite's rows in the order
+    (position, game, step), and no folder of them is left."""
+    pytest.importorskip("duckdb")
+    monkeypatch.setattr(staging, "PART_ROWS", part_rows)
+    monkeypatch.setattr(staging, "READ_ROWS", read_rows)
+    monkeypatch.setattr(staging, "ROW_GROUP", row_group)
+    by_duckdb, sorted_by_duckdb = [], staging._sorted_by_duckdb
+    monkeypatch.setattr(staging, "_sorted_by_duckdb", lambda *args: by_duckdb.append(1) or sorted_by_duckdb(*args))
+    samples = copy_samples(tmp_path / "samples")
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    sqlite, duckdb = tmp_path / "archive.sqlite", tmp_path / "archive.duckdb"
+    changed = samples / "bbgt-two-matches.mat"
+    steps = [lambda: None, lambda: shutil.copy(SAMPLES / "gnubg-5pt-crawford.mat", extra / "crawford.mat"),
+             lambda: changed.write_text(changed.read_text() + "\n"), lambda: (samples / "gnubg-5pt-crawford.mat").unlink()]  # fmt: skip
+    for step in steps:
+        step()
+        for db in (sqlite, duckdb):
+            assert run("index", str(samples), str(extra), "-o", str(db), "-q").exit_code in (0, 1)
+        expected = sorted(stored_positions(sqlite), key=lambda row: (row[0], row[1], row[2]))
+        assert stored_positions(duckdb) == expected and len(expected) > 800
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["samples", "extra", sqlite.name, duckdb.name])
+    assert bool(by_duckdb) == (part_rows == 8)
+
+
+def test_duckdb_keeps_an_old_row_another_program_left_null_as_it_is_when_a_run_adds_to_the_index(tmp_path: Path,
+                                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A NULL another program wrote in an old positions row is no value the index sorts itself:
+    that row's part is sorted by DuckDB, the row kept as it is, the table still in order."""
+    pytest.importorskip("duckdb")
+    samples = copy_samples(tmp_path / "samples")
+    db = tmp_path / "archive.duckdb"
+    assert run("index", str(samples), "-o", str(db), "-q").exit_code in (0, 1)
+    database = Database(db)
+    position = database.query("SELECT position FROM positions ORDER BY position LIMIT 1 OFFSET 100")[0][0]
+    database.execute("UPDATE positions SET place = NULL WHERE position = ?", [position])
+    database.close()
+    before = stored_positions(db)
+    by_duckdb, sorted_by_duckdb = [], staging._sorted_by_duckdb
+    monkeypatch.setattr(staging, "_sorted_by_duckdb", lambda *args: by_duckdb.append(1) or sorted_by_duckdb(*args))
+    changed = samples / "bbgt-two-matches.mat"
+    changed.write_text(changed.read_text() + "\n")  # its games read again: new rows among the old
+    assert run("index", str(samples), "-o", str(db), "-q").exit_code in (0, 1)
+    after = stored_positions(db)
+    assert by_duckdb and len(after) == len(before)
+    assert [row[:3] for row in after] == sorted(row[:3] for row in after)
+    assert [row for row in after if row[3] is None] == [row for row in before if row[3] is None] != []
+
+
+def test_positions_kept_on_disk_come_back_by_bucket_in_the_order_they_came_in_bounded_parts(tmp_path: Path,
+                                                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The buckets cover every 64-bit hash, each after the one before; a bucket's rows come back
+    as they came; the parts cover the whole range with no gap and hold at most PART_ROWS rows
+    (a bucket larger, alone); rows added since a mark are taken out."""
+    import numpy as np
+
+    monkeypatch.setattr(staging, "PART_ROWS", 100)
+    monkeypatch.setattr(staging, "READ_ROWS", 16)
+    edges = [staging.bucket_range(bucket, bucket) for bucket in range(staging.BUCKETS)]
+    assert edges[0][0] == -(1 << 63) and edges[-1][1] == (1 << 63) - 1
+    assert all(high + 1 == low for (_, high), (low, _) in zip(edges, edges[1:]))
+    generator = np.random.default_rng(7)
+    kept = staging.StagedPositions(tmp_path / "staged")
+    rows = generator.integers(-(1 << 63), (1 << 63) - 1, size=(3000, staging.WIDTH), dtype=np.int64, endpoint=True)
+    rows[:300, 0] = rows[0, 0]  # a position in many games: a bucket larger than a part
+    rows[300, 0], rows[301, 0] = -(1 << 63), (1 << 63) - 1
+    for start in range(0, 2000, 250):
+        kept.add(rows[start : start + 250])
+    kept.mark()
+    kept.add(rows[2000:2500])
+    kept.back()  # rows that did not go in
+    kept.add(rows[2500:])
+    expected = np.concatenate([rows[:2000], rows[2500:]])
+    low_seen, back = -(1 << 63), []
+    for low, high, size, chunks in kept.parts():
+        assert low == low_seen
+        part = [chunk for chunk in chunks]
+        assert all(len(chunk) <= 16 for chunk in part) and size == sum(len(chunk) for chunk in part)
+        assert size <= 100 or len({int(staging.bucket_of(chunk[0, 0])) for chunk in part}) == 1
+        back.extend(tuple(row) for chunk in part for row in chunk.tolist())
+        assert all(low <= row[0] <= high for chunk in part for row in chunk.tolist())
+        low_seen = high + 1
+    assert low_seen == 1 << 63
+    by_bucket = sorted(map(tuple, expected.tolist()), key=lambda row: staging.bucket_of(row[0]))  # stable: as they came within a bucket
+    assert back == by_bucket
+
+
 @pytest.mark.parametrize("runs", [True, False], ids=["runs recorded", "none recorded"])
 def test_duckdb_reads_a_common_position_a_page_at_a_time_and_finds_what_sqlite_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                                     runs: bool) -> None:  # fmt: skip
@@ -293,11 +396,12 @@ def test_find_by_play_in_either_order_by_player_and_by_dice(tmp_path: Path) -> N
         assert hit["step"] in found, written
 
 
-def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path) -> None:
+def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """DuckDB's memory is bounded wherever bgrecord opens it (beyond it, it works on disk): a
-    run that writes, a search of a file, a search of a Parquet dataset (its views over the
-    files: it was unbounded)."""
+    run that writes (with no index DuckDB would hold whole in memory), a search of a file, a
+    search of a Parquet dataset (its views over the files: it was unbounded)."""
     duckdb = pytest.importorskip("duckdb")
+    from bgrecord.tables import working
     from bgrecord.tables.database import DUCKDB_MEMORY
 
     def bound(connection: Any) -> str:
@@ -307,7 +411,20 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path) -> None:
     assert expected != bound(duckdb.connect(":memory:"))
     samples = copy_samples(tmp_path / "samples")
     index = tmp_path / "archive.duckdb"
-    assert run("index", str(samples), "-o", str(index)).exit_code == 0
+    finish, seen = working.Working.finish, []
+    paths_table: list[str] = []
+    execute = Database.execute
+    with monkeypatch.context() as patched:
+        patched.setattr(working.Working, "finish", lambda self: seen.append(bound(self.database.connection)) or finish(self))
+        patched.setattr(Database, "execute", lambda self, sql, *args: (paths_table.append(sql) if "run_paths (" in sql else None) or execute(self, sql, *args))
+        patched.setattr(archive, "FIRST_LOOKED_UP", 3)  # the files in chunks: the paths taken kept in a table
+        patched.setattr(archive, "LOOKED_UP_AT_ONCE", 5)
+        for _ in range(2):  # a new index, then a run on it
+            assert run("index", str(samples), "-o", str(index)).exit_code == 0
+    assert seen == [expected, expected]
+    # no index DuckDB holds whole in memory grows with the files (the files' keys, the run's paths): it scans them
+    assert paths_table and not any("KEY" in sql for sql in paths_table)
+    assert duckdb.connect(str(index), read_only=True).execute("SELECT count(*) FROM duckdb_indexes()").fetchall() == [(0,)]
     for opened_here in (Database(tmp_path / "new.duckdb"), Database(index, read_only=True)):
         assert bound(opened_here.connection) == expected
         opened_here.close()

@@ -277,7 +277,8 @@ class _Run:
 
     def _record(self, paths: list[bytes]) -> None:
         if not self.recorded:
-            self.database.execute("CREATE TEMPORARY TABLE run_paths (path BLOB PRIMARY KEY)")
+            key = " PRIMARY KEY" if self.database.engine == "sqlite" else ""  # DuckDB's key stays whole in memory: it joins without
+            self.database.execute(f"CREATE TEMPORARY TABLE run_paths (path BLOB{key})")
             self.recorded = True
         self.database.append("run_paths", [(path,) for path in paths], {"path": "bytes"})
 
@@ -288,7 +289,8 @@ class _Run:
         try:
             database.append("run_chunk", list(enumerate(paths)), {"seq": "Int64", "path": "bytes"})
             if self.recorded:
-                earlier = {int(seq) for (seq,) in database.tuples("SELECT seq FROM run_chunk WHERE path IN (SELECT path FROM run_paths)")}
+                # a join, not IN: the engine builds its lookup on the chunk (bounded), not on the run's paths (all of them)
+                earlier = {int(seq) for (seq,) in database.tuples("SELECT c.seq FROM run_chunk c JOIN run_paths p ON p.path = c.path")}
                 paths = [path for seq, path in enumerate(paths) if seq not in earlier]
             known = {bytes(path): (int(file_id), key) for path, file_id, key in database.tuples(
                 "SELECT run_chunk.path, files.file_id, files.file_key FROM run_chunk JOIN files ON files.path = run_chunk.path "

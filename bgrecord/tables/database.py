@@ -122,7 +122,8 @@ class Database:
             self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [str(SCHEMA_VERSION)])
         for table, columns in TABLES.items():
             self.create_table(table, columns)
-        self.execute("CREATE INDEX IF NOT EXISTS files_by_key ON files (file_key)")  # a copy is found by its content
+        if self.engine == "sqlite":  # a copy is found by its content (DuckDB scans the column: its index stays whole in memory)
+            self.execute("CREATE INDEX IF NOT EXISTS files_by_key ON files (file_key)")
         for name, sql in views(self.engine).items():
             self.execute(f"CREATE VIEW IF NOT EXISTS {name} AS {sql}")
 

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator, Sequence
 from bgrecord.outputs import OutputError, held_signals
 from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of, sql_text
 from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
+from bgrecord.tables.staging import StagedPositions, sort_into
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
 _JOURNALS = (".wal", "-journal", "-wal", "-shm")  # the engines' own files beside a database
@@ -40,13 +41,15 @@ class Working:
     adds (:meth:`stage`) and the games whose positions it takes out (:meth:`drop_games`),
     merged in when the run ends (:meth:`finish`)."""
 
-    def __init__(self, database: Database, old: str | None) -> None:
+    def __init__(self, database: Database, old: str | None, staging: Path | None = None) -> None:
         self.database = database
         self.old = old  # DuckDB: the index copied from, attached under this name
         self.remade_from: str | None = None  # the schema version of an older index being made again
         self.old_files: list[str] = []  # the files an older index listed, to read again
         self.carried = False  # DuckDB: the old positions are merged in at the end
         self._staged = self._dropped = False
+        # DuckDB: the positions wait on disk (in ``staging``), sorted in a part at a time at the end
+        self._on_disk = StagedPositions(staging or Path(f"{database.path}.staged")) if database.engine == "duckdb" else None
 
     def stage(self, parts: Sequence[tuple[int, array[int]]]) -> None:
         """Positions rows to add, file by file: each ``(first, rows)``, the rows six integers
@@ -57,27 +60,34 @@ class Working:
 
         if not any(rows for _, rows in parts):
             return
+        if self._on_disk is not None:
+            import numpy as np
+
+            width = len(POSITION_COLUMNS)
+            values = np.concatenate([np.frombuffer(rows, dtype=np.int64).reshape(-1, width) for _, rows in parts])
+            values[:, 1] += np.repeat([first for first, _ in parts], [len(rows) // width for _, rows in parts])
+            self._on_disk.add(values)
+            self._staged = True
+            return
         if not self._staged:
             self.database.execute(f"CREATE TEMPORARY TABLE staged ({_columns()})")
             self._staged = True
-        if self.database.engine == "sqlite":  # the integers as they came: SQLite numbers the games and reads the play
-            for first, rows in parts:
-                six = iter(rows)
-                self.database.connection.executemany(f"INSERT INTO staged VALUES (?, ? + {int(first)}, ?, ?, ?, NULLIF(?, {NO_PLAY}))",
-                                                     zip(six, six, six, six, six, six))  # fmt: skip
-            return
-        import numpy as np
+        for first, rows in parts:  # the integers as they came: SQLite numbers the games and reads the play
+            six = iter(rows)
+            self.database.connection.executemany(f"INSERT INTO staged VALUES (?, ? + {int(first)}, ?, ?, ?, NULLIF(?, {NO_PLAY}))",
+                                                 zip(six, six, six, six, six, six))  # fmt: skip
 
-        width = len(POSITION_COLUMNS)
-        values = np.concatenate([np.frombuffer(rows, dtype=np.int64).reshape(-1, width) for _, rows in parts])
-        values[:, 1] += np.repeat([first for first, _ in parts], [len(rows) // width for _, rows in parts])
-        columns = {name: np.ascontiguousarray(values[:, number]) for number, name in enumerate(POSITION_COLUMNS)}
-        self.database.insert_columns("staged", columns, ", ".join(f"NULLIF(play, {NO_PLAY})" if name == "play" else name for name in columns))
+    def mark(self) -> None:
+        """The point :meth:`unstage` goes back to (DuckDB's positions on disk)."""
+        if self._on_disk is not None:
+            self._on_disk.mark()
 
     def unstage(self, first: int, last: int) -> None:
-        """Staged rows of the games numbered ``first`` to ``last`` taken out (rows that did not
-        all go in)."""
-        if self._staged:
+        """Staged rows of the games numbered ``first`` to ``last``, those staged since
+        :meth:`mark`, taken out (rows that did not all go in)."""
+        if self._on_disk is not None:
+            self._on_disk.back()
+        elif self._staged:
             self.database.execute("DELETE FROM staged WHERE game BETWEEN ? AND ?", [first, last])
 
     def drop_games(self, games: Sequence[int]) -> None:
@@ -94,16 +104,17 @@ class Working:
     def finish(self) -> None:
         """The staged positions merged in order, the dropped ones out."""
         database = self.database
-        keep = "WHERE game NOT IN (SELECT game FROM dropped)" if self._dropped else ""
+        kept = "game NOT IN (SELECT game FROM dropped)" if self._dropped else ""
         if database.engine == "sqlite":
             if self._dropped:  # ordered by position: every row is looked at (once a run)
                 database.execute("DELETE FROM positions WHERE game IN (SELECT game FROM dropped)")
             if self._staged:
                 database.execute("INSERT INTO positions SELECT * FROM staged ORDER BY position, game, step")
-        elif self.carried or self._staged:
-            parts = ([f"SELECT * FROM {self.old}.positions {keep}"] if self.carried else []) + (["SELECT * FROM staged"] if self._staged else [])
-            order = " ORDER BY position, game, step" if self._staged or self._dropped else ""  # the old rows alone are in order
-            database.execute(f"INSERT INTO positions SELECT * FROM ({' UNION ALL '.join(parts)}){order}")
+        elif self._staged:
+            assert self._on_disk is not None
+            sort_into(database, self._on_disk, f"{self.old}.positions" if self.carried else None, kept)
+        elif self.carried:  # the old rows alone: in order
+            database.execute(f"INSERT INTO positions SELECT * FROM {self.old}.positions" + (f" WHERE {kept}" if kept else ""))
         for table in ("staged", "dropped"):
             database.execute(f"DROP TABLE IF EXISTS {table}")
         self._staged = self._dropped = False
@@ -139,7 +150,7 @@ def stale_copies(target: Path) -> list[Path]:
     its folder. Only the holder of the lock makes one and removes it before letting go: to the
     next holder, any found is a killed run's."""
     folder = target.parent if str(target.parent) else Path(".")
-    pattern = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(target.suffix) + r"(?:\.wal|-journal|-wal|-shm|\.tmp)?\Z")
+    pattern = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(target.suffix) + r"(?:\.wal|-journal|-wal|-shm|\.tmp|\.staged)?\Z")
     try:
         return sorted(entry for entry in folder.iterdir() if pattern.match(entry.name))
     except OSError:
@@ -166,7 +177,7 @@ def _copied(target: Path, remake: bool) -> Iterator[Working]:
             settle(target)
         database = _copy(target, Path(temporary)) if existing else Database(temporary, name=target)
         try:
-            work = Working(database, "old" if existing and database.engine == "duckdb" else None)
+            work = Working(database, "old" if existing and database.engine == "duckdb" else None, Path(temporary + ".staged"))
             _prepare(work, target, existing, remake)
             yield work
             work.finish()
@@ -181,7 +192,8 @@ def _copied(target: Path, remake: bool) -> Iterator[Working]:
         for leftover in (temporary, *(temporary + ending for ending in _JOURNALS)):
             if os.path.exists(leftover):
                 os.unlink(leftover)
-        shutil.rmtree(temporary + ".tmp", ignore_errors=True)
+        for beside in (".tmp", ".staged"):  # DuckDB's work on disk, the run's positions
+            shutil.rmtree(temporary + beside, ignore_errors=True)
 
 
 def settle(target: Path) -> None:

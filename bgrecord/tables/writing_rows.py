@@ -70,6 +70,13 @@ class IndexReport:
     positions: int = 0
 
 
+def handed_back() -> None:
+    """The memory freed given back to the system, where the C library can (glibc)."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
 @functools.cache
 def _malloc_trim() -> Any:
     """glibc's ``malloc_trim``: the memory a batch freed given back to the system (some 0.1 ms).
@@ -139,9 +146,7 @@ class RowsWriter:
             for rows, path in pending:
                 self.one(rows, path)
         del pending
-        trim = _malloc_trim()
-        if trim is not None:
-            trim(0)
+        handed_back()
 
     def one(self, rows: IndexRows, path: bytes) -> None:
         mark = self.mark()
@@ -228,6 +233,7 @@ class RowsWriter:
     def mark(self) -> tuple[int, int, int, int, int]:
         """Where the writing stands (the next file and game numbers, the report's counts), for
         :meth:`remove` to go back to."""
+        self.work.mark()
         return self.next_file, self.next_game, len(self.report.copies), self.report.games, self.report.positions
 
     def remove(self, mark: tuple[int, int, int, int, int]) -> None:

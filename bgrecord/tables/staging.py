@@ -1,0 +1,190 @@
+"""A DuckDB index's new positions, held on disk until its run ends (:class:`StagedPositions`),
+then sorted into place a part at a time (:func:`sort_into`), so that neither the run nor
+DuckDB holds them all.
+
+The positions go to :data:`BUCKETS` files by the top bits of their hash (a position's bucket
+and the buckets' order are the positions table's order), each file appended to as the rows
+come. At the end, neighbouring buckets are gathered into parts of at most :data:`PART_ROWS`
+rows (with the old index's rows of their range, when a run adds to one), each part is sorted
+and appended to the positions table after the one before, whole row groups at a time (so
+that DuckDB's checkpoint writes none twice: the file holds no free room). A bucket larger
+than a part (a position met in a great many games: the opening's, at a million games) is
+sorted by DuckDB itself, within its memory bound, on disk beyond.
+It does not check the rows: that is the index's job (:mod:`bgrecord.tables.writing_rows`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from bgrecord.tables.schema import POSITION_COLUMNS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from bgrecord.tables.database import Database
+
+BUCKETS = 1024  # the top 10 bits of a position's hash: some 44,000 positions a bucket at a million games
+SHIFT = 64 - 10
+PART_ROWS = 65_536  # positions sorted at once at the end (3 MB): parts of neighbouring buckets up to it
+ROW_GROUP = 122_880  # DuckDB's rows a row group: the table is appended to a whole number of them at a time
+READ_ROWS = 65_536  # positions read from a bucket's file at once
+WIDTH = len(POSITION_COLUMNS)  # integers a position: position, game, step, place, act, play
+ROW_BYTES = WIDTH * 8
+
+
+def bucket_of(position: Any) -> Any:
+    """The bucket of a hash (or of each in a NumPy array): its top bits, the lowest hash's 0."""
+    return (position >> SHIFT) + BUCKETS // 2
+
+
+def bucket_range(first: int, last: int) -> tuple[int, int]:
+    """The hashes (signed 64-bit integers, as the table holds them) of buckets ``first`` to ``last``."""
+    return (first - BUCKETS // 2) << SHIFT, ((last + 1 - BUCKETS // 2) << SHIFT) - 1
+
+
+class StagedPositions:
+    """Positions rows (:data:`WIDTH` 64-bit integers each, their games numbered) kept in bucket
+    files in ``folder`` (made when the first come); :meth:`mark` and :meth:`back` take out
+    the rows added since a point, as a run takes out the rows of files that failed to go in."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.counts = [0] * BUCKETS
+        self.marked = list(self.counts)
+
+    def add(self, values: np.ndarray) -> None:
+        """Rows (an ``(n, WIDTH)`` array of int64), each appended to its bucket's file."""
+        import numpy as np
+
+        if not len(values):
+            return
+        self.folder.mkdir(exist_ok=True)
+        buckets = bucket_of(values[:, 0])
+        order = np.argsort(buckets, kind="stable")  # stable: a bucket's rows stay in the order they came
+        ordered, sizes = values[order], np.bincount(buckets, minlength=BUCKETS)
+        start = 0
+        for bucket in np.flatnonzero(sizes).tolist():
+            end = start + int(sizes[bucket])
+            with open(self._file(bucket), "ab") as out:
+                out.write(ordered[start:end].tobytes())
+            self.counts[bucket] += end - start
+            start = end
+
+    def mark(self) -> None:
+        """The point :meth:`back` goes back to."""
+        self.marked = list(self.counts)
+
+    def back(self) -> None:
+        """The rows added since :meth:`mark` taken out."""
+        for bucket, (count, marked) in enumerate(zip(self.counts, self.marked)):
+            if count != marked:
+                os.truncate(self._file(bucket), marked * ROW_BYTES)
+        self.counts = list(self.marked)
+
+    def parts(self, beside: Sequence[int] = ()) -> Iterator[tuple[int, int, int, Iterator[np.ndarray]]]:
+        """The whole hash range, in order, as parts of neighbouring buckets: for each, its
+        lowest and highest hash, its size and its rows, read a few at a time. A part holds up
+        to :data:`PART_ROWS` rows, counting ``beside`` (the rows each bucket has elsewhere, to
+        be sorted with them, in its size); a bucket larger is a part of its own."""
+        sizes = [count + (beside[bucket] if bucket < len(beside) else 0) for bucket, count in enumerate(self.counts)]
+        first, rows = 0, 0
+        for bucket in range(BUCKETS):
+            rows += sizes[bucket]
+            if bucket == BUCKETS - 1 or rows + sizes[bucket + 1] > PART_ROWS:
+                yield (*bucket_range(first, bucket), rows, self._read(first, bucket))
+                first, rows = bucket + 1, 0
+
+    def _read(self, first: int, last: int) -> Iterator[np.ndarray]:
+        """The rows of buckets ``first`` to ``last``, a few at a time."""
+        import numpy as np
+
+        for bucket in range(first, last + 1):
+            count = self.counts[bucket]
+            for start in range(0, count, READ_ROWS):
+                found = np.fromfile(self._file(bucket), dtype=np.int64, count=min(READ_ROWS, count - start) * WIDTH, offset=start * ROW_BYTES)
+                yield found.reshape(-1, WIDTH)
+
+    def _file(self, bucket: int) -> Path:
+        return self.folder / f"{bucket:04d}"
+
+
+def sort_into(database: Database, staged: StagedPositions, old: str | None = None, kept: str = "") -> None:
+    """The ``staged`` positions into ``database``'s positions table, in order (position, game,
+    step), merged with those of the table ``old`` (an old index's: in that order already)
+    that ``kept`` (an SQL condition) keeps. A play of
+    :data:`~bgrecord.tables.writing_rows.NO_PLAY` goes in as NULL."""
+    import numpy as np
+
+    from bgrecord.tables.writing_rows import NO_PLAY, handed_back
+
+    beside = [0] * BUCKETS
+    if old:
+        for bucket, count in database.query(f"SELECT (position >> {SHIFT}) + {BUCKETS // 2}, count(*) FROM {old} GROUP BY 1"):
+            beside[int(bucket)] = int(count)
+    pending = np.empty((0, WIDTH), dtype=np.int64)
+    for low, high, size, chunks in staged.parts(beside):
+        olds = ""
+        if old:
+            olds = f"SELECT position, game, step, place, act, COALESCE(play, {NO_PLAY}) FROM {old} WHERE position BETWEEN {low} AND {high}"
+            olds += f" AND {kept}" if kept else ""
+        if size > PART_ROWS:  # a bucket of a great many (a position in nearly every game): DuckDB sorts it
+            pending = _append(database, pending, every=True)
+            _sorted_by_duckdb(database, chunks, olds)
+            continue
+        rows = [*chunks]
+        if olds:
+            found = _numbers(database, olds)
+            if found is None:  # an old row holds a NULL (another program wrote it): DuckDB sorts the rows as they are
+                pending = _append(database, pending, every=True)
+                _sorted_by_duckdb(database, iter(rows), olds)
+                continue
+            rows.append(found)
+        if rows:
+            part = np.concatenate(rows)
+            pending = _append(database, np.concatenate([pending, part[np.lexsort((part[:, 2], part[:, 1], part[:, 0]))]]))
+            del rows, part
+            handed_back()
+    _append(database, pending, every=True)
+
+
+def _numbers(database: Database, sql: str) -> np.ndarray | None:
+    """A query's rows of :data:`WIDTH` integers as an array; None when one holds a NULL."""
+    import numpy as np
+
+    found = database.connection.execute(sql).fetchnumpy()
+    if any(np.ma.is_masked(column) for column in found.values()):
+        return None
+    return np.column_stack([np.asarray(column, dtype=np.int64) for column in found.values()]).reshape(-1, WIDTH)
+
+
+def _append(database: Database, rows: np.ndarray, every: bool = False) -> np.ndarray:
+    """Sorted ``rows`` appended to the positions table, a whole number of row groups of them
+    (``every``: all); what is left, to go in with the next."""
+    import numpy as np
+
+    from bgrecord.tables.writing_rows import NO_PLAY
+
+    count = len(rows) if every else len(rows) // ROW_GROUP * ROW_GROUP
+    select = ", ".join(f"NULLIF(play, {NO_PLAY})" if name == "play" else name for name in POSITION_COLUMNS)
+    for start in range(0, count, ROW_GROUP):  # a row group at a time: one group's columns copied
+        group = rows[start : min(start + ROW_GROUP, count)]
+        database.insert_columns("positions", {name: np.ascontiguousarray(group[:, number]) for number, name in enumerate(POSITION_COLUMNS)}, select)
+    return rows[count:]
+
+
+def _sorted_by_duckdb(database: Database, chunks: Iterator[np.ndarray], olds: str) -> None:
+    """Rows too many to sort at once here, with the old rows ``olds`` selects, sorted by
+    DuckDB into the positions table (a temporary table of them: on disk past its bound)."""
+    import numpy as np
+
+    from bgrecord.tables.writing_rows import NO_PLAY
+
+    database.execute(f"CREATE TEMPORARY TABLE IF NOT EXISTS staged ({', '.join(f'{name} BIGINT' for name in POSITION_COLUMNS)})")
+    for chunk in chunks:
+        database.insert_columns("staged", {name: np.ascontiguousarray(chunk[:, number]) for number, name in enumerate(POSITION_COLUMNS)})
+    sources = " UNION ALL ".join(["SELECT * FROM staged", *([olds] if olds else [])])
+    database.execute(f"INSERT INTO positions SELECT position, game, step, place, act, NULLIF(play, {NO_PLAY}) FROM ({sources}) ORDER BY position, game, step")
+    database.execute("DELETE FROM staged")
