@@ -300,6 +300,7 @@ def test_duckdb_reads_a_common_position_a_page_at_a_time_and_finds_what_sqlite_f
                 assert in_file_order(found) and len(found) == min(limit or counts[position_id], counts[position_id])
     if runs:
         assert not paged and sum("(p.game, p.step) >" in sql for sql in queries) > 10  # the pages of a run: none sorted whole
+        assert sum("(p.game, p.step) <=" in sql for sql in queries) > 10  # each bounded by its last key, found first: a page's games joined
     else:
         assert True in paged and False in paged
     player = next(search.find(sqlite, search.Wanted.of(common[0])))["player1"]

@@ -195,13 +195,16 @@ def _run_rows(database: Database, condition: str, values: list[Any], run: tuple[
     page = min(PAGE, limit or PAGE)
     since: list[Any] = []
     while True:
-        count = 0
-        for row in database.tuples(f"{sql}{' AND (p.game, p.step) > (?, ?)' if since else ''} ORDER BY p.game, p.step LIMIT {page}", values + since):
+        after = " AND (p.game, p.step) > (?, ?)" if since else ""
+        # the page's last key found first, on the keys alone: the rows' query then joins a page's games, not all of them
+        last = database.query(f"SELECT p.game, p.step {_FROM} WHERE {condition}{bounds}{after} ORDER BY p.game, p.step LIMIT 1 OFFSET {page - 1}",
+                              values + since)  # fmt: skip
+        until = " AND (p.game, p.step) <= (?, ?)" if last else ""
+        for row in database.tuples(f"{sql}{after}{until} ORDER BY p.game, p.step", values + since + (list(last[0]) if last else [])):
             yield row
-            count += 1
-        if count < page:
+        if not last:
             return
-        since = [row[-2], row[14]]
+        since = list(last[0])
 
 
 def _sorted_rows(database: Database, wanted: Wanted, condition: str, values: list[Any], limit: int | None) -> Iterator[tuple[Any, ...]]:
