@@ -33,6 +33,7 @@ ROW_GROUP = 122_880  # DuckDB's rows a row group: the table is appended to a who
 READ_ROWS = 65_536  # positions read from a bucket's file at once
 WIDTH = len(POSITION_COLUMNS)  # integers a position: position, game, step, place, act, play
 ROW_BYTES = WIDTH * 8
+COLUMN_TYPES = ", ".join(f"{name} BIGINT" for name in POSITION_COLUMNS)  # a table of positions rows, in SQL
 
 
 def bucket_of(position: Any) -> Any:
@@ -118,7 +119,7 @@ def sort_into(database: Database, staged: StagedPositions, old: str | None = Non
     :data:`~bgrecord.tables.writing_rows.NO_PLAY` goes in as NULL."""
     import numpy as np
 
-    from bgrecord.tables.writing_rows import NO_PLAY, handed_back
+    from bgrecord.tables.writing_rows import handed_back
 
     beside = [0] * BUCKETS
     if old:
@@ -128,8 +129,7 @@ def sort_into(database: Database, staged: StagedPositions, old: str | None = Non
     for low, high, size, chunks in staged.parts(beside):
         olds = ""
         if old:
-            olds = f"SELECT position, game, step, place, act, COALESCE(play, {NO_PLAY}) FROM {old} WHERE position BETWEEN {low} AND {high}"
-            olds += f" AND {kept}" if kept else ""
+            olds = f"SELECT {_play_as('COALESCE')} FROM {old} WHERE position BETWEEN {low} AND {high}" + (f" AND {kept}" if kept else "")
         if size > PART_ROWS:  # a bucket of a great many (a position in nearly every game): DuckDB sorts it
             pending = _append(database, pending, every=True)
             _sorted_by_duckdb(database, chunks, olds)
@@ -163,28 +163,35 @@ def _numbers(database: Database, sql: str) -> np.ndarray | None:
 def _append(database: Database, rows: np.ndarray, every: bool = False) -> np.ndarray:
     """Sorted ``rows`` appended to the positions table, a whole number of row groups of them
     (``every``: all); what is left, to go in with the next."""
-    import numpy as np
-
-    from bgrecord.tables.writing_rows import NO_PLAY
-
     count = len(rows) if every else len(rows) // ROW_GROUP * ROW_GROUP
-    select = ", ".join(f"NULLIF(play, {NO_PLAY})" if name == "play" else name for name in POSITION_COLUMNS)
+    select = _play_as("NULLIF")
     for start in range(0, count, ROW_GROUP):  # a row group at a time: one group's columns copied
-        group = rows[start : min(start + ROW_GROUP, count)]
-        database.insert_columns("positions", {name: np.ascontiguousarray(group[:, number]) for number, name in enumerate(POSITION_COLUMNS)}, select)
+        _insert(database, "positions", rows[start : min(start + ROW_GROUP, count)], select)
     return rows[count:]
 
 
 def _sorted_by_duckdb(database: Database, chunks: Iterator[np.ndarray], olds: str) -> None:
     """Rows too many to sort at once here, with the old rows ``olds`` selects, sorted by
     DuckDB into the positions table (a temporary table of them: on disk past its bound)."""
+    database.execute(f"CREATE TEMPORARY TABLE IF NOT EXISTS staged ({COLUMN_TYPES})")
+    for chunk in chunks:
+        _insert(database, "staged", chunk)
+    sources = " UNION ALL ".join(["SELECT * FROM staged", *([olds] if olds else [])])
+    database.execute(f"INSERT INTO positions SELECT {_play_as('NULLIF')} FROM ({sources}) ORDER BY position, game, step")
+    database.execute("DELETE FROM staged")
+
+
+def _insert(database: Database, table: str, rows: np.ndarray, select: str = "*") -> None:
+    """Positions rows (an ``(n, WIDTH)`` array) into ``table``, a column at a time."""
     import numpy as np
 
+    database.insert_columns(table, {name: np.ascontiguousarray(rows[:, number]) for number, name in enumerate(POSITION_COLUMNS)}, select)
+
+
+def _play_as(function: str) -> str:
+    """The positions rows' columns in SQL, the play through ``function`` with
+    :data:`~bgrecord.tables.writing_rows.NO_PLAY` (``NULLIF``: read as NULL; ``COALESCE``:
+    NULL written as it)."""
     from bgrecord.tables.writing_rows import NO_PLAY
 
-    database.execute(f"CREATE TEMPORARY TABLE IF NOT EXISTS staged ({', '.join(f'{name} BIGINT' for name in POSITION_COLUMNS)})")
-    for chunk in chunks:
-        database.insert_columns("staged", {name: np.ascontiguousarray(chunk[:, number]) for number, name in enumerate(POSITION_COLUMNS)})
-    sources = " UNION ALL ".join(["SELECT * FROM staged", *([olds] if olds else [])])
-    database.execute(f"INSERT INTO positions SELECT position, game, step, place, act, NULLIF(play, {NO_PLAY}) FROM ({sources}) ORDER BY position, game, step")
-    database.execute("DELETE FROM staged")
+    return ", ".join(f"{function}(play, {NO_PLAY})" if name == "play" else name for name in POSITION_COLUMNS)

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Sequence
 from bgrecord.outputs import OutputError, held_signals
 from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of, sql_text
 from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
-from bgrecord.tables.staging import StagedPositions, sort_into
+from bgrecord.tables.staging import COLUMN_TYPES, StagedPositions, sort_into
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
 _JOURNALS = (".wal", "-journal", "-wal", "-shm")  # the engines' own files beside a database
@@ -70,7 +70,7 @@ class Working:
             self._staged = True
             return
         if not self._staged:
-            self.database.execute(f"CREATE TEMPORARY TABLE staged ({_columns()})")
+            self.database.execute(f"CREATE TEMPORARY TABLE staged ({COLUMN_TYPES})")
             self._staged = True
         for first, rows in parts:  # the integers as they came: SQLite numbers the games and reads the play
             six = iter(rows)
@@ -118,10 +118,6 @@ class Working:
         for table in ("staged", "dropped"):
             database.execute(f"DROP TABLE IF EXISTS {table}")
         self._staged = self._dropped = False
-
-
-def _columns() -> str:
-    return ", ".join(f"{name} BIGINT" for name in POSITION_COLUMNS)
 
 
 @contextlib.contextmanager
