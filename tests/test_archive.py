@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import click
 import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
@@ -102,6 +103,26 @@ def test_find_returns_every_occurrence_and_nothing_else_by_each_kind_of_id(tmp_p
             assert found == truth[position_id], identifier
 
 
+def test_find_writes_its_lines_a_block_at_a_time_and_the_same_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """find writes its occurrences a block of lines at a time (a write a line cost a third of its
+    time on 4,403), the same lines whatever the block, each once, the count after them."""
+    from bgrecord.cli import database as commands
+
+    db = tmp_path / "archive.sqlite"
+    assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
+    whole = run("find", str(db), "4HPwATDgc/ABMA").output
+    lines = whole.splitlines()
+    assert len(lines) > 10 and lines[-1] == f"{len(lines) - 1} occurrences of 4HPwATDgc/ABMA"
+    writes: list[str] = []
+    echo = click.echo
+    monkeypatch.setattr(commands, "LINES_AT_ONCE", 4)
+    monkeypatch.setattr(click, "echo", lambda message=None, **kw: writes.append(str(message)) or echo(message, **kw))
+    assert run("find", str(db), "4HPwATDgc/ABMA").output == whole
+    blocks = [block.splitlines() for block in writes[:-1]]  # the last: the count, on standard error
+    assert [len(block) for block in blocks] == [4] * ((len(lines) - 1) // 4) + ([(len(lines) - 1) % 4] if (len(lines) - 1) % 4 else [])
+    assert sum(blocks, []) == lines[:-1]
+
+
 def test_find_on_the_command_line_with_dice_cube_and_score(tmp_path: Path) -> None:
     db = tmp_path / "archive.sqlite"
     assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(db)).exit_code == 0
@@ -138,6 +159,39 @@ def test_duplicates_are_found_by_what_was_played_not_by_bytes_or_names(tmp_path:
     files = table(db, "files").set_index("file")
     copy = files.loc[str(samples / "zz-copy-renamed.txt")]
     assert copy["games"] == 0 and files.loc[str(samples / "xg-tags-bom-crlf.mat"), "file_id"] == copy["copy_of"]
+
+
+@pytest.mark.parametrize("at_once", [1, 2, 1000])
+def test_the_index_marks_copies_a_part_of_the_keys_at_a_time_as_stats_marks_them(tmp_path: Path, engine: str, at_once: int,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """Whatever the number of keys marked at a time, the index's marks are stats's; a mark
+    another program changed is made right again by the next run, none left on a game of its own."""
+    monkeypatch.setattr(archive, "KEYS_MARKED_AT_ONCE", at_once)
+    samples = copy_samples(tmp_path / "samples")
+    expected = stats.games([samples])[["file", "match", "game", "duplicate_of"]]
+    expected = sorted(expected.astype(object).where(expected.notna(), None).itertuples(index=False, name=None))
+    assert sum(mark is not None for *_, mark in expected) >= 3  # three matches have a copy in another format
+    db = tmp_path / f"archive.{engine}"
+
+    def marks() -> list[tuple[Any, ...]]:
+        database = Database(db)
+        try:
+            return sorted(tuple(row) for row in database.query("SELECT file, match, game, duplicate_of FROM games"))
+        finally:
+            database.close()
+
+    assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    assert marks() == expected
+    database = Database(db)
+    try:  # another program's marks: one taken off a copy, one put on a game of its own
+        database.execute("UPDATE game_rows SET duplicate_of = NULL WHERE game_id = (SELECT MIN(game_id) FROM game_rows WHERE duplicate_of IS NOT NULL)")
+        database.execute("UPDATE game_rows SET duplicate_of = 'stale#1' WHERE game_id = (SELECT MIN(game_id) FROM game_rows WHERE duplicate_of IS NULL)")
+        database.connection.commit()
+    finally:
+        database.close()
+    assert marks() != expected
+    assert run("index", str(samples), "-o", str(db)).exit_code == 0
+    assert marks() == expected
 
 
 def test_copies_are_marked_without_holding_the_archives_matches() -> None:

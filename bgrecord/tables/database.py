@@ -31,6 +31,7 @@ SCHEMA_VERSION = 3
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 DATABASES = tuple(ENGINES)  # a database's name ends so (an analysis table's does not)
 DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
+DUCKDB_WRITING_MEMORY = "64MB"  # a run that writes an index: full from some 100,000 games on, its peak flat past them (docs/stats.md)
 
 _SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
 _KEYS = {"game_rows": "game_id", "files": "file_id"}  # SQLite's rowid: the tables' own numbers
@@ -53,17 +54,17 @@ def sql_text(text: str) -> str:
 class Database:
     """A DuckDB or SQLite file holding :data:`TABLES`: one small interface for both."""
 
-    def __init__(self, path: str | Path, read_only: bool = False, name: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False, name: str | Path | None = None, memory: str | None = None) -> None:
         """Open the database file ``path`` (``name``: what to call it in a message, when
-        ``path`` is a temporary copy). :class:`~bgrecord.tables.storage.DatabaseError` when the
-        engine cannot open it."""
+        ``path`` is a temporary copy; ``memory``: DuckDB's bound, :data:`DUCKDB_MEMORY` by
+        default). :class:`~bgrecord.tables.storage.DatabaseError` when the engine cannot open it."""
         self.path = Path(path)
         self.engine = engine_of(path)
         self.buckets: int | None = None  # a Parquet dataset's: positions split by their hash (bgrecord.tables.dataset)
         engine = _duckdb(read_only) if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
-                self.connection: Any = engine.connect(str(self.path), read_only=read_only, config={"memory_limit": DUCKDB_MEMORY})
+                self.connection: Any = engine.connect(str(self.path), read_only=read_only, config={"memory_limit": memory or DUCKDB_MEMORY})
             else:
                 import sqlite3  # here: a DuckDB index's search has no need of it
 

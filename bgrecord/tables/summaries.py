@@ -11,7 +11,7 @@ is given).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from bgrecord.names import NO_ALIASES, People
 from bgrecord.tables.database import Database
@@ -19,6 +19,7 @@ from bgrecord.tables.schema import SUMMARIES
 from bgrecord.tables.summing import SUMMED_COLUMNS, Tables
 
 MATCHES_AT_ONCE = 2_000  # summed matches written at a time: the matches table in flat memory (a few MB)
+GAMES_SORTED_AT_ONCE = 10_000  # games DuckDB sorts at a time when they are summed again (within its bound beside the run)
 
 
 class RunningSums:
@@ -72,8 +73,38 @@ def summed_again(database: Database, dedupe: bool, people: People = NO_ALIASES) 
     ``stats`` sums a folder's files (by file, then match and game). ``dedupe``: the games of a
     match marked as a copy are left out."""
     sums = RunningSums(database.beside(), people)  # the matches go in as the games stream out
-    order = ", ".join(f'"{c}"' for c in SUMMED_COLUMNS)
-    for row in database.rows(f"SELECT {order} FROM games ORDER BY file, file_id, match, game", SUMMED_COLUMNS):
+    for row in _games_in_file_order(database):
         if not (dedupe and row["duplicate_of"]):
             sums.add(row)
     sums.finish()
+
+
+def _games_in_file_order(database: Database) -> Iterator[dict[str, Any]]:
+    """The games rows to sum, by file, file number, match and game. DuckDB sorts them a part of
+    the files at a time (parts of some :data:`GAMES_SORTED_AT_ONCE` games, in file order): a
+    sort of every game's wide row at once outgrows a run's bound at a million games (alone, it
+    failed with 96 MB; beside the run, parts of 50,000 failed with 64 MB), a small part's does
+    not. SQLite sorts on disk: at once."""
+    columns = ", ".join(f'"{c}"' for c in SUMMED_COLUMNS)
+    select = f"SELECT {columns} FROM games"
+    order = " ORDER BY file, file_id, match, game"
+    if database.engine != "duckdb":
+        yield from database.rows(select + order, SUMMED_COLUMNS)
+        return
+    parts = _file_parts(database)
+    try:
+        for part in range(parts):
+            yield from database.rows(f"{select} WHERE file_id IN (SELECT file_id FROM file_parts WHERE part = ?){order}", SUMMED_COLUMNS, [part])
+    finally:
+        database.execute("DROP TABLE file_parts")
+
+
+def _file_parts(database: Database) -> int:
+    """A table ``file_parts`` of each file's part (``file_id``, ``part``): the files with games
+    in file order, cut every :data:`GAMES_SORTED_AT_ONCE` games; how many parts (at most one
+    more than the games divided by it)."""
+    before = "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING"  # the games of the files before this one
+    database.execute(
+        f"CREATE TEMPORARY TABLE file_parts AS SELECT file_id, CAST(COALESCE(sum(n) OVER (ORDER BY file, file_id {before}), 0) "
+        f"// {GAMES_SORTED_AT_ONCE} AS BIGINT) AS part FROM files JOIN (SELECT file_id, count(*) AS n FROM game_rows GROUP BY file_id) USING (file_id)")  # fmt: skip
+    return int(database.query("SELECT COALESCE(MAX(part), -1) + 1 FROM file_parts")[0][0])
