@@ -186,7 +186,6 @@ def test_the_index_marks_copies_a_part_of_the_keys_at_a_time_as_stats_marks_them
     try:  # another program's marks: one taken off a copy, one put on a game of its own
         database.execute("UPDATE game_rows SET duplicate_of = NULL WHERE game_id = (SELECT MIN(game_id) FROM game_rows WHERE duplicate_of IS NOT NULL)")
         database.execute("UPDATE game_rows SET duplicate_of = 'stale#1' WHERE game_id = (SELECT MIN(game_id) FROM game_rows WHERE duplicate_of IS NULL)")
-        database.connection.commit()
     finally:
         database.close()
     assert marks() != expected

@@ -287,9 +287,10 @@ def test_duckdb_reads_a_common_position_a_page_at_a_time_and_finds_what_sqlite_f
     common = list(counts)[:3]
     assert counts[common[0]] > 8
     paged, queries = [], []
-    real, tuples = search._more_than, Database.tuples
+    real, tuples, query = search._more_than, Database.tuples, Database.query
     monkeypatch.setattr(search, "_more_than", lambda *args: paged.append(real(*args)) or paged[-1])
     monkeypatch.setattr(Database, "tuples", lambda self, sql, *args: queries.append(sql) or tuples(self, sql, *args))
+    monkeypatch.setattr(Database, "query", lambda self, sql, *args: queries.append(sql) or query(self, sql, *args))
     for page in (1, 2, 3, 1000):
         monkeypatch.setattr(search, "PAGE", page)
         for position_id in common:
@@ -301,6 +302,7 @@ def test_duckdb_reads_a_common_position_a_page_at_a_time_and_finds_what_sqlite_f
     if runs:
         assert not paged and sum("(p.game, p.step) >" in sql for sql in queries) > 10  # the pages of a run: none sorted whole
         assert sum("(p.game, p.step) <=" in sql for sql in queries) > 10  # each bounded by its last key, found first: a page's games joined
+        assert any(sql.startswith("SELECT p.game, p.step FROM positions p WHERE") for sql in queries)  # the position's keys alone: no game joined
     else:
         assert True in paged and False in paged
     player = next(search.find(sqlite, search.Wanted.of(common[0])))["player1"]
@@ -317,6 +319,17 @@ def test_duckdb_reads_a_common_position_a_page_at_a_time_and_finds_what_sqlite_f
     for limit in (None, 3):
         assert list(search.find(duckdb, search.Wanted.of(common[0]), limit)) == list(search.find(sqlite, search.Wanted.of(common[0]), limit))
     assert len(list(search.find(duckdb, search.Wanted.of(common[0])))) == counts[common[0]]
+    orphaned = found_games[1][0]  # a game another program took out, its positions left: each page still reads every other occurrence
+    for db in (sqlite, duckdb):
+        database = Database(db)
+        database.execute("DELETE FROM game_rows WHERE game_id = ?", [orphaned])
+        database.close()
+    for page in (1, 2, 3):
+        monkeypatch.setattr(search, "PAGE", page)
+        for limit in (None, 1, 2, 5):
+            found = list(search.find(duckdb, search.Wanted.of(common[0]), limit))
+            assert found == list(search.find(sqlite, search.Wanted.of(common[0]), limit)) != []
+    assert 0 < len(list(search.find(duckdb, search.Wanted.of(common[0])))) < counts[common[0]]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -41,6 +41,7 @@ _MOVE = r"(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?"
 _PLAY = re.compile(rf"(?i){_MOVE}(?:\s+{_MOVE})*")  # of the stripped text: no run of blanks tried at each start
 _ANSWER_CODES = sorted(KIND_CODES[kind] for kind in ANSWERS)
 _FROM = "FROM positions p JOIN game_rows g ON g.game_id = p.game JOIN files f ON f.file_id = g.file_id"
+_ON_GAMES = re.compile(r"\b[gf]\.")  # a condition on a game's or a file's column (Wanted.where's aliases)
 _COLUMNS = ("f.file, f.unit, g.line, g.match, g.game, g.player0, g.player1, g.score0, g.score1, g.match_length, g.crawford, g.jacoby, "
             "g.match_key, g.game_in_match, p.step, p.place, p.act, p.play")  # fmt: skip
 
@@ -194,10 +195,13 @@ def _run_rows(database: Database, condition: str, values: list[Any], run: tuple[
         return
     page = min(PAGE, limit or PAGE)
     since: list[Any] = []
+    # a condition on the positions alone finds their keys without their games (a page's bounds
+    # then count a row whose game another program took out: that page holds one row fewer)
+    keys_from = _FROM if _ON_GAMES.search(condition) else "FROM positions p"
     while True:
         after = " AND (p.game, p.step) > (?, ?)" if since else ""
         # the page's last key found first, on the keys alone: the rows' query then joins a page's games, not all of them
-        last = database.query(f"SELECT p.game, p.step {_FROM} WHERE {condition}{bounds}{after} ORDER BY p.game, p.step LIMIT 1 OFFSET {page - 1}",
+        last = database.query(f"SELECT p.game, p.step {keys_from} WHERE {condition}{bounds}{after} ORDER BY p.game, p.step LIMIT 1 OFFSET {page - 1}",
                               values + since)  # fmt: skip
         until = " AND (p.game, p.step) <= (?, ?)" if last else ""
         for row in database.tuples(f"{sql}{after}{until} ORDER BY p.game, p.step", values + since + (list(last[0]) if last else [])):
