@@ -19,7 +19,7 @@ from bgrecord.core.ids import XGID, MatchState
 from bgrecord.core.position import Position
 from bgrecord.formats.reader import match_files
 from bgrecord.show.steps import step_records
-from bgrecord.tables import archive, search, stats
+from bgrecord.tables import archive, copies, search, stats
 from bgrecord.tables.database import Database
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
@@ -166,7 +166,7 @@ def test_the_index_marks_copies_a_part_of_the_keys_at_a_time_as_stats_marks_them
                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """Whatever the number of keys marked at a time, the index's marks are stats's; a mark
     another program changed is made right again by the next run, none left on a game of its own."""
-    monkeypatch.setattr(archive, "KEYS_MARKED_AT_ONCE", at_once)
+    monkeypatch.setattr(copies, "KEYS_MARKED_AT_ONCE", at_once)
     samples = copy_samples(tmp_path / "samples")
     expected = stats.games([samples])[["file", "match", "game", "duplicate_of"]]
     expected = sorted(expected.astype(object).where(expected.notna(), None).itertuples(index=False, name=None))
