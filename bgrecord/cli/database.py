@@ -247,16 +247,11 @@ LINES_AT_ONCE = 256  # occurrences written at a time: a write (and flush) a line
 def _lines_out(lines: Iterable[str]) -> int:
     """``lines`` written to standard output :data:`LINES_AT_ONCE` at a time (the last as soon as
     they end); how many."""
-    block: list[str] = []
-    count = 0
-    for line in lines:
-        block.append(line)
-        if len(block) == LINES_AT_ONCE:
-            click.echo("\n".join(block))
-            count, block = count + len(block), []
-    if block:
+    count, lines = 0, iter(lines)
+    while block := list(itertools.islice(lines, LINES_AT_ONCE)):
         click.echo("\n".join(block))
-    return count + len(block)
+        count += len(block)
+    return count
 
 
 def _occurrence(row: dict[str, Any]) -> str:
