@@ -516,6 +516,19 @@ def test_every_invisible_format_character_is_escaped_in_text_output(tmp_path: Pa
     assert "Ali\\u200bce\\u2060" in invoke("replay", str(record)).output
 
 
+def test_text_all_ascii_is_escaped_as_any_text() -> None:
+    """ASCII text is matched against a shorter class (the output's common case, a third of the
+    time): each ASCII character, alone and in a line with a character beyond ASCII, is escaped
+    the same both ways."""
+    from bgrecord.escapes import one_line, shown
+
+    for char in map(chr, range(128)):
+        for escape in (shown, one_line):
+            alone, beside = escape(f"a{char}b"), escape(f"a{char}b\u00e9")
+            assert beside == alone + "\u00e9", (escape.__name__, hex(ord(char)))
+            assert (char in alone) == (char.isprintable() or char == " " or (escape is shown and char in "\n\t")), hex(ord(char))
+
+
 def test_the_long_fuzz_run_counts_orphans_and_unreadable_databases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The fuzz harness's own checks answer: a run that leaves a process behind, or a database
     that no longer reads, is a problem of that case."""

@@ -151,6 +151,9 @@ def test_an_index_kept_open_answers_each_search_as_one_opened_for_it(tmp_path: P
     assert len(opened) == 1
     assert kept == alone and sum(map(len, kept)) > len(searches)
     assert totals == [counts[position_id] for position_id in asked] and max(totals) > 2
+    bare = [list(search.find(db, wanted, limit, identifiers=False)) for wanted, limit in searches]  # as find's text asks
+    assert bare == [[{k: v for k, v in row.items() if k not in ("match_id", "xgid")} for row in rows] for rows in alone]
+    assert all(row["match_id"] and row["xgid"] for rows in alone for row in rows)
 
 
 def in_file_order(found: list[dict[str, Any]]) -> bool:

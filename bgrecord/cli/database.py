@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -206,7 +207,7 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
         shown = 0
         total = None
         with searched(database, opening) as index:  # opened once: counted and searched
-            found = find_in(index, wanted, limit)
+            found = find_in(index, wanted, limit, identifiers=output == "json")  # the text shows no identifier
             if output == "json":
                 total = count_in(index, wanted)  # the document's header
                 shown = _json_document(wanted.position_id, total, found)
@@ -254,21 +255,36 @@ def _lines_out(lines: Iterable[str]) -> int:
     return count
 
 
+_DONE = {"double": "{} doubles", "take": "{} doubled: taken", "drop": "{} doubled: dropped", "setup": "set up, {} to act"}
+
+
 def _occurrence(row: dict[str, Any]) -> str:
     """``file:line: game 2, move 5 (Alice - Bob): Alice to play 52: 13/11 13/8``; in a file
     without lines, the unit its place counts (``file.xg:record 4: ...``), as validate says it."""
-    from bgrecord.names import named
-
-    names = (one_line(named(row["player0"] or "", 0)), one_line(named(row["player1"] or "", 1)))
+    names = _names(row["player0"], row["player1"])
     actor = names[row["player"]] if row["player"] in (0, 1) else "?"
     move = f", move {row['move']}" if row["move"] else ""
     match = f"match {row['match']}, " if row["match"] and row["match"] > 1 else ""
-    done = {"move": f"{actor} to play {row['dice']}: {row['play'] or 'no move'}" if row["dice"] else f"{actor} to roll",
-            "double": f"{actor} doubles", "take": f"{actor} doubled: taken", "drop": f"{actor} doubled: dropped",
-            "setup": f"set up, {actor} to act"}.get(row["action"], f"{actor}: {row['action']}")  # fmt: skip
+    action = row["action"]
+    if action == "move":
+        done = f"{actor} to play {row['dice']}: {row['play'] or 'no move'}" if row["dice"] else f"{actor} to roll"
+    else:
+        done = _DONE[action].format(actor) if action in _DONE else f"{actor}: {action}"
     where = row["line"] if row["unit"] in (None, "line") else f"{row['unit']} {row['line']}"
-    said = f"{one_line(str(row['file']))}:{where}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {one_line(done)}"
+    said = f"{_file(row['file'])}:{where}: {match}game {row['game']}{move} ({names[0]} - {names[1]}): {done}"
     return said + "".join(f"; {one_line(_judged(decision))}" for decision in row.get("analysis") or ())
+
+
+@functools.lru_cache(maxsize=4096)  # a position's occurrences are in a few files, between a few players: each shown once
+def _names(player0: str | None, player1: str | None) -> tuple[str, str]:
+    from bgrecord.names import named
+
+    return one_line(named(player0 or "", 0)), one_line(named(player1 or "", 1))
+
+
+@functools.lru_cache(maxsize=4096)
+def _file(name: Any) -> str:
+    return one_line(str(name))
 
 
 def _judged(decision: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Generic, Iterable, Sequence, TypeVar
 
 from bgrecord.core.moves import OFF, Move, Play, point_name
 from bgrecord.core.position import LegalPlay, Position
@@ -44,16 +44,19 @@ _SINGLE, _DOUBLE, _ANY = 101, 51, 1351  # the bases of play_code's digits (each 
 assert MAX_ACTIONS < ROWS
 
 
-class Codes(dict[tuple[Any, ...], int]):
-    """Codes made once for each key they are asked for, by ``make(*key)``: a dictionary,
-    looked up at the speed of one (an archive's plays and actions recur), cleared when it
-    holds ``most`` (its memory is bounded, whatever the archive)."""
+_Made = TypeVar("_Made")
 
-    def __init__(self, make: Callable[..., int], most: int) -> None:
+
+class Codes(dict[tuple[Any, ...], _Made], Generic[_Made]):
+    """Codes (or what a code stands for) made once for each key they are asked for, by
+    ``make(*key)``: a dictionary, looked up at the speed of one (an archive's plays and actions
+    recur), cleared when it holds ``most`` (its memory is bounded, whatever the archive)."""
+
+    def __init__(self, make: Callable[..., _Made], most: int) -> None:
         super().__init__()
         self.make, self.most = make, most
 
-    def __missing__(self, key: tuple[Any, ...]) -> int:
+    def __missing__(self, key: tuple[Any, ...]) -> _Made:
         if len(self) >= self.most:
             self.clear()
         code = self[key] = self.make(*key)
@@ -247,7 +250,7 @@ class Occurrence:
 
     @property
     def play(self) -> str | None:
-        return None if self.moves is None else notation(self.moves)
+        return None if self.moves is None else NOTATIONS[(self.moves,)]
 
     @property
     def actor(self) -> int:
@@ -255,15 +258,25 @@ class Occurrence:
         return 1 - self.player if self.kind in ANSWERS else self.player
 
 
+def _moves_read(code: int, dice: tuple[int, int] | None) -> tuple[tuple[int, int, bool], ...] | None:
+    try:
+        return from_play(code, dice)
+    except ValueError:  # a code another program wrote
+        return None
+
+
+# what the codes stand for, read once each: a position's rows repeat a few actions and plays
+ACTS_READ = Codes(from_act, 4096)
+PLAYS_READ = Codes(_moves_read, 16384)
+NOTATIONS = Codes(notation, 16384)
+
+
 def occurrence(row: Sequence[Any], base: int | None) -> Occurrence:
     """An occurrence from ``(step, place, act, play)`` as stored, the game's line ``base``
     beside; a value another program made NULL or out of range reads as unknown."""
     step, place, act, code = row
-    kind, player, dice, cube, owner = from_act(act) if isinstance(act, int) else ("?", 0, None, 1, None)
+    kind, player, dice, cube, owner = ACTS_READ[(act,)] if isinstance(act, int) else ("?", 0, None, 1, None)
     move, offset = from_place(place) if isinstance(place, int) else (None, None)
-    try:
-        moves = from_play(code, dice) if isinstance(code, int) else None
-    except ValueError:
-        moves = None
+    moves = PLAYS_READ[(code, dice)] if isinstance(code, int) else None
     line = None if offset is None or not isinstance(base, int) else base + offset + (move or 0)
     return Occurrence(step, kind, player, dice, cube, owner, move, line, moves)

@@ -137,21 +137,24 @@ def _play_codes(position: Position, text: str, rolled: tuple[int, int] | None) -
     return frozenset(codes)
 
 
-def find(path: str | Path, wanted: Wanted, limit: int | None = None, analysis: bool = True) -> Iterator[dict[str, Any]]:
+def find(path: str | Path, wanted: Wanted, limit: int | None = None, analysis: bool = True, identifiers: bool = True) -> Iterator[dict[str, Any]]:
     """Every occurrence of the position in the index at ``path`` (:func:`find_in`)."""
     with searched(path) as database:
-        yield from find_in(database, wanted, limit, analysis)
+        yield from find_in(database, wanted, limit, analysis, identifiers)
 
 
-def find_in(database: Database, wanted: Wanted, limit: int | None = None, analysis: bool = True) -> Iterator[dict[str, Any]]:
+def find_in(database: Database, wanted: Wanted, limit: int | None = None, analysis: bool = True,
+            identifiers: bool = True) -> Iterator[dict[str, Any]]:  # fmt: skip
     """Every occurrence of the position in an index opened by :func:`searched`, in file order,
     as it is read: where (file, line and what it counts, match, game, move), what was done
-    from it, its identifiers; and with ``analysis``, the decisions analysed there
-    (``analysis``, a list, where the index holds an analysis; empty where none was made there)."""
-    identifiers = _Identifiers(wanted.position_id)
+    from it; with ``identifiers``, its Match ID and XGID (``match_id``, ``xgid``: left out
+    without, as by find's text, which shows neither); and with ``analysis``, the decisions
+    analysed there (``analysis``, a list, where the index holds an analysis; empty where none
+    was made there)."""
+    made = _Identifiers(wanted.position_id) if identifiers else None
     judged = _Analyses(database) if analysis else None
     for row in _occurrence_rows(database, wanted, limit):
-        found = _found(row, wanted.position_id, identifiers)
+        found = _found(row, wanted.position_id, made)
         if judged is not None and judged.present:
             found["analysis"] = judged.at(row[12], row[13], row[14])
         yield found
@@ -271,16 +274,20 @@ class _Identifiers:
         return found
 
 
-def _found(row: tuple[Any, ...], position_id: str, identifiers: _Identifiers) -> dict[str, Any]:
+def _found(row: tuple[Any, ...], position_id: str, identifiers: _Identifiers | None) -> dict[str, Any]:
     file, unit, base, match, game, player0, player1, score0, score1, length, crawford, jacoby = row[:12]
     seen = occurrence(row[14:18], base)
-    match_id, xgid = identifiers.of(_state(seen, score0, score1, length, crawford, jacoby))
-    return {
+    found = {
         "file": file, "line": seen.line, "unit": unit, "match": match, "game": game, "move": seen.move, "action": seen.kind,
         "player": seen.player, "player0": player0, "player1": player1, "dice": _dice(seen), "play": seen.play,
-        "position_id": position_id, "match_id": match_id, "xgid": xgid, "cube": seen.cube, "cube_owner": seen.cube_owner,
+        "position_id": position_id, "match_id": None, "xgid": None, "cube": seen.cube, "cube_owner": seen.cube_owner,
         "score0": score0, "score1": score1, "match_length": length, "step": seen.step,
     }  # fmt: skip
+    if identifiers is None:
+        del found["match_id"], found["xgid"]
+    else:
+        found["match_id"], found["xgid"] = identifiers.of(_state(seen, score0, score1, length, crawford, jacoby))
+    return found
 
 
 def _dice(seen: Occurrence) -> str | None:
