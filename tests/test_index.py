@@ -426,20 +426,29 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
 
     expected = bound(duckdb.connect(":memory:", config={"memory_limit": DUCKDB_MEMORY}))
     writing = bound(duckdb.connect(":memory:", config={"memory_limit": DUCKDB_WRITING_MEMORY}))
-    assert len({expected, writing, bound(duckdb.connect(":memory:"))}) == 3
+    sorting = bound(duckdb.connect(":memory:", config={"memory_limit": staging.SORTING_MEMORY}))
+    assert len({expected, writing, sorting, bound(duckdb.connect(":memory:"))}) == 4
     samples = copy_samples(tmp_path / "samples")
     index = tmp_path / "archive.duckdb"
     finish, seen = working.Working.finish, []
     paths_table: list[str] = []
     execute = Database.execute
+    sort_into, sorted_within = working.sort_into, []
+    release, released = Database.release, []
     with monkeypatch.context() as patched:
-        patched.setattr(working.Working, "finish", lambda self: seen.append(bound(self.database.connection)) or finish(self))
+        patched.setattr(working.Working, "finish", lambda self: seen.append(bound(self.database.connection)) or finish(self) or seen.append(
+            bound(self.database.connection)))  # fmt: skip
+        patched.setattr(working, "sort_into", lambda database, *args: sorted_within.append(bound(database.connection)) or sort_into(database, *args))
         patched.setattr(Database, "execute", lambda self, sql, *args: (paths_table.append(sql) if "run_paths (" in sql else None) or execute(self, sql, *args))
+        patched.setattr(writing_rows, "RELEASED_EVERY", 1)  # DuckDB's cache let go after each batch: its bound set back each time
+        patched.setattr(Database, "release", lambda self, memory: released.append(memory) or release(self, memory))
         patched.setattr(archive, "FIRST_LOOKED_UP", 3)  # the files in chunks: the paths taken kept in a table
         patched.setattr(archive, "LOOKED_UP_AT_ONCE", 5)
         for _ in range(2):  # a new index, then a run on it
             assert run("index", str(samples), "-o", str(index)).exit_code == 0
-    assert seen == [writing, writing]
+    # the run's bound; the positions sorted into place within a smaller one, then set back
+    assert seen == [writing] * 4 and sorted_within == [sorting]  # the second run found nothing new to sort
+    assert released and set(released) == {writing_rows.RELEASED_TO}
     # no index DuckDB holds whole in memory grows with the files (the files' keys, the run's paths): it scans them
     assert paths_table and not any("KEY" in sql for sql in paths_table)
     assert duckdb.connect(str(index), read_only=True).execute("SELECT count(*) FROM duckdb_indexes()").fetchall() == [(0,)]
@@ -454,6 +463,21 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
         dataset = opened(folder)
         assert bound(dataset.connection) == expected
         dataset.close()
+
+
+def test_an_index_whose_run_let_duckdb_go_is_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DuckDB's cache let go (its data checkpointed, its bound lowered a moment) after each batch
+    of a run changes no row of any table, and the run is the same as one that never does."""
+    pytest.importorskip("duckdb")
+    samples = copy_samples(tmp_path / "samples")
+    plain, released = tmp_path / "plain.duckdb", tmp_path / "released.duckdb"
+    assert run("index", str(samples), "-o", str(plain)).exit_code == 0
+    monkeypatch.setattr(writing_rows, "BATCH_FILES", 1)  # a batch a file: let go after each
+    monkeypatch.setattr(writing_rows, "RELEASED_EVERY", 1)
+    assert run("index", str(samples), "-o", str(released)).exit_code == 0
+    for table in ("games", "positions", "start_positions", "files", "players", "matches", "dice"):
+        assert rows_of(released, table) == rows_of(plain, table), table
+    assert rows_of(plain, "positions")
 
 
 def test_a_database_without_positions_says_so(tmp_path: Path) -> None:

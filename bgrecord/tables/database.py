@@ -89,6 +89,27 @@ class Database:
             return self
         return Database.over(self.connection.cursor(), self.engine, self.path)
 
+    @contextlib.contextmanager
+    def bounded(self, memory: str) -> Iterator[None]:
+        """DuckDB's bound lowered to ``memory`` for the block, the data written so far
+        checkpointed first, then set back: DuckDB keeps the blocks it wrote cached up to its
+        bound, and a block that writes data it never reads again needs no cache."""
+        if self.engine != "duckdb":
+            yield
+            return
+        before = self.query("SELECT current_setting('memory_limit')")[0][0]
+        self.execute("CHECKPOINT")
+        self.execute(f"SET memory_limit = '{sql_text(memory)}'")  # DuckDB lets go of what it holds beyond (to disk, if it must)
+        yield
+        self.execute(f"SET memory_limit = '{sql_text(str(before))}'")
+
+    def release(self, memory: str) -> None:
+        """DuckDB: what it holds let go down to ``memory`` (its bound lowered a moment, the
+        data written so far checkpointed first: what it lets go is then its cache of blocks
+        written, already in the file)."""
+        with self.bounded(memory):
+            pass
+
     def names(self) -> set[str]:
         """The tables and views of the database."""
         if self.engine == "duckdb":

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterator, Sequence
 from bgrecord.outputs import OutputError, held_signals
 from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of, sql_text
 from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
-from bgrecord.tables.staging import COLUMN_TYPES, StagedPositions, sort_into
+from bgrecord.tables.staging import COLUMN_TYPES, SORTING_MEMORY, StagedPositions, sort_into
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
 _JOURNALS = (".wal", "-journal", "-wal", "-shm")  # the engines' own files beside a database
@@ -112,7 +112,8 @@ class Working:
                 database.execute("INSERT INTO positions SELECT * FROM staged ORDER BY position, game, step")
         elif self._staged:
             assert self._on_disk is not None
-            sort_into(database, self._on_disk, f"{self.old}.positions" if self.carried else None, kept)
+            with database.bounded(SORTING_MEMORY):  # the positions are written, never read again
+                sort_into(database, self._on_disk, f"{self.old}.positions" if self.carried else None, kept)
         elif self.carried:  # the old rows alone: in order
             database.execute(f"INSERT INTO positions SELECT * FROM {self.old}.positions" + (f" WHERE {kept}" if kept else ""))
         for table in ("staged", "dropped"):

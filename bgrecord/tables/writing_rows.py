@@ -28,6 +28,8 @@ NO_PLAY = -(1 << 63)  # the play of a position from which none was made, in a sp
 
 BATCH_POSITIONS = 50_000  # positions written at once (files gathered up to it): memory flat, few calls
 BATCH_FILES = 2_000  # files written at once, at most (files of no positions: their rows too)
+RELEASED_EVERY = 50_000  # games written between two releases of DuckDB's cache (Database.release)
+RELEASED_TO = "4MB"  # what DuckDB keeps then (its cache of the blocks it wrote filled its bound past some 100,000 games)
 
 _GAME_ORDER = list(GAME_ROW_COLUMNS)
 SIX = len(POSITION_COLUMNS)
@@ -109,6 +111,7 @@ class RowsWriter:
     def __init__(self, work: Working, report: IndexReport, next_file: int, next_game: int, sums: RunningSums | None = None) -> None:
         self.work, self.database, self.report, self.sums = work, work.database, report, sums
         self.next_file, self.next_game = next_file, next_game
+        self.released_at = next_game  # the game DuckDB's cache was last let go at
         self.pending: list[tuple[IndexRows, bytes]] = []
         self.positions = 0
         self.tables: dict[str, list[Any]] = {}
@@ -222,13 +225,16 @@ class RowsWriter:
         self.tables.setdefault(table, []).append(tuple(row.get(column) for column in FILE_COLUMNS))
 
     def written(self) -> None:
-        """The buffers into the tables."""
+        """The buffers into the tables; every :data:`RELEASED_EVERY` games, DuckDB's cache let go."""
         tables, self.tables = self.tables, {}
         for table, rows in tables.items():
             if table == "staged":
                 self.work.stage(rows)
             else:
                 self.database.append(table, rows)
+        if self.next_game - self.released_at >= RELEASED_EVERY:
+            self.database.release(RELEASED_TO)
+            self.released_at = self.next_game
 
     def mark(self) -> tuple[int, int, int, int, int]:
         """Where the writing stands (the next file and game numbers, the report's counts), for
