@@ -610,6 +610,14 @@ def test_positions_staged_before_their_files_rows_failed_are_taken_out(tmp_path:
     for table in ("positions", "games", "players"):
         rows = rows_of(others, table)
         same_table(rows_of(db, table), rows, [c for c in rows[0] if c not in ("game_id", "file_id")], table)
+    # the runs of games in file order, found as the rows were written (those taken out forgotten), are a pass's over the table
+    monkeypatch.setattr(file_order, "RUNS_AT_MOST", 100)
+    reversed_db = tmp_path / f"reversed.{engine}"
+    assert run("index", *files[::-1], "-o", str(reversed_db), "-q").exit_code == 2
+    database = Database(reversed_db)
+    starts = file_order.runs_in_file_order(database)
+    assert starts and file_order.recorded(database) == list(zip([None, *starts], [*starts, None]))
+    database.close()
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -42,7 +42,7 @@ from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.tables.stats import file_rows
 from bgrecord.tables.summaries import RunningSums, summed_again
 from bgrecord.tables.working import Working, working
-from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
+from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, RELEASED_TO, IndexReport, IndexRows, RowsWriter
 from bgrecord.writing.writers import mat_rows
 
 # --- one file's rows ---
@@ -205,11 +205,12 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
             writer.flush()
             _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
             writer.flush()
+            database.release(RELEASED_TO)  # what is left written: DuckDB's memory free for what follows
         finally:
             run.close()
         _drop_games(work_copy, purged)
         copies.mark(database)
-        file_order.record(database, int(numbers[1]))
+        file_order.record(database, int(numbers[1]), writer.runs)
         if sums is not None and not sums.spoiled:
             sums.finish(copies_marked=False)
         else:

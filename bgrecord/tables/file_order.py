@@ -2,7 +2,7 @@
 in file order (by the file's name, its number, the match and the game), recorded by every
 ``index`` run in the ``bgrecord`` table (key ``game_order``: the first game of each run after
 the first, comma-separated, each run holding the games from its first to the next's; ``many``
-past :data:`RUNS_AT_MOST`). A run reads only its own games to add their runs. A new
+past :data:`RUNS_AT_MOST`). A run finds its own games' runs as it writes them (:class:`Runs`). A new
 index of files named in order is one run; each later run that adds files whose names sort
 before those indexed adds another. A search (:mod:`bgrecord.tables.search`) reads each run's
 rows of a position in the positions table's own order (position, game, step: streamed from
@@ -58,20 +58,64 @@ def runs_in_file_order(database: Database, since: int | None = None, starts: Seq
     return found
 
 
+class Runs:
+    """The runs of the games a run writes, found as it writes them (:meth:`add`, in the order
+    of their numbers), so that no pass over the games table is made after (at a million games,
+    that pass's join and sort were the run's largest use of memory). Where the first of them
+    stands against the games before is known only at the end (:func:`record`: games may be
+    taken out meanwhile). :meth:`mark` and :meth:`back` forget the games added since a point,
+    as a run takes out the rows of files that failed to go in."""
+
+    def __init__(self) -> None:
+        self.first: tuple[str, int, int, int, int] | None = None  # the first game's place in file order
+        self.before: tuple[str, int, int, int, int] | None = None  # the last game's
+        self.found: list[int] | None = []  # the games that begin a run, after the first; None: too many
+        self.marked: tuple[Any, ...] = (None, None, [])
+
+    def add(self, game_id: int, file: Any, file_id: Any, match: Any, game: Any) -> None:
+        here = file_order(file, file_id, match, game, 0)
+        if self.first is None:
+            self.first = here
+        elif self.found is not None and here < self.before:  # type: ignore[operator]
+            self.found = [*self.found, game_id] if len(self.found) < RUNS_AT_MOST else None
+        self.before = here
+
+    def mark(self) -> None:
+        self.marked = (self.first, self.before, self.found)
+
+    def back(self) -> None:
+        self.first, self.before, self.found = self.marked
+
+    def starts(self, starts: Sequence[int], before: tuple[str, int, int, int, int] | None, first_game: int) -> list[int] | None:
+        """The starts of every run, those before (``starts``, the last game before this run's
+        at ``before``) and this run's, whose first game is ``first_game``; None past
+        :data:`RUNS_AT_MOST`."""
+        if self.found is None:
+            return None
+        begins = before is not None and self.first is not None and self.first < before
+        found = [*starts, *([first_game] if begins else []), *self.found]
+        return found if len(found) < RUNS_AT_MOST else None
+
+
 def _game_order(row: tuple[Any, ...]) -> tuple[str, int, int, int, int]:
     """A row of :data:`_GAMES` (game number, file, file number, match, game)'s place in file order."""
     return file_order(row[1], row[2], row[3], row[4], 0)
 
 
-def record(database: Database, first_new: int) -> None:
-    """The runs recorded after a run whose games are numbered from ``first_new`` on: the
-    runs recorded before it, and those of its games (the index's games all read again where
-    none were recorded); past :data:`RUNS_AT_MOST`, ``many`` (not read again: a search sorts)."""
-    before = _value(database)
-    if before == _MANY:
+def record(database: Database, first_new: int, written: Runs) -> None:
+    """The runs recorded after a run whose games are numbered from ``first_new`` on (their runs
+    ``written``, as the run wrote them): the runs recorded before it, and those of its games
+    (the index's games all read again where none were recorded and it held games before);
+    past :data:`RUNS_AT_MOST`, ``many`` (not read again: a search sorts)."""
+    value = _value(database)
+    if value == _MANY:
         return
-    starts = _starts(before) if before is not None else None
-    runs = runs_in_file_order(database) if starts is None else runs_in_file_order(database, first_new, starts)
+    starts = _starts(value) if value is not None else None
+    last = database.query(f"{_GAMES} WHERE g.game_id < ? ORDER BY g.game_id DESC LIMIT 1", [first_new])
+    if starts is None and last:
+        runs = runs_in_file_order(database)
+    else:
+        runs = written.starts(starts or [], _game_order(last[0]) if last else None, first_new)
     database.execute(f"DELETE FROM bgrecord WHERE key = '{GAME_ORDER}'")
     database.execute(f"INSERT INTO bgrecord VALUES ('{GAME_ORDER}', ?)", [_MANY if runs is None else ",".join(map(str, runs))])
 

@@ -58,7 +58,7 @@ class RunningSums:
         self._write_matches()
         self.database.insert("players", self.tables.player_rows())
         self.database.insert("dice", self.tables.dice_rows(tests=False))  # the tests are stats --dice's (scipy)
-        if not copies_marked:
+        if not copies_marked and self.database.query("SELECT 1 FROM game_rows WHERE duplicate_of IS NOT NULL LIMIT 1"):
             self.database.execute(
                 "UPDATE matches SET duplicate_of = marked.duplicate_of FROM (SELECT DISTINCT file, match, duplicate_of FROM games "
                 "WHERE duplicate_of IS NOT NULL) AS marked WHERE matches.file = marked.file AND matches.match = marked.match")  # fmt: skip

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bgrecord.replay.validate import internal_issue
+from bgrecord.tables.file_order import Runs
 from bgrecord.tables.schema import FILE_COLUMNS, GAME_ROW_COLUMNS, POSITION_COLUMNS
 from bgrecord.tables.spool import IN_MEMORY, Spool
 from bgrecord.tables.stats import FileRows
@@ -112,6 +113,7 @@ class RowsWriter:
         self.work, self.database, self.report, self.sums = work, work.database, report, sums
         self.next_file, self.next_game = next_file, next_game
         self.released_at = next_game  # the game DuckDB's cache was last let go at
+        self.runs = Runs()  # the runs of the games written in file order (bgrecord.tables.file_order)
         self.pending: list[tuple[IndexRows, bytes]] = []
         self.positions = 0
         self.tables: dict[str, list[Any]] = {}
@@ -201,6 +203,7 @@ class RowsWriter:
                 local = self.next_game - first
                 line, jacoby, in_match = rows.games[local] if local < len(rows.games) else (None, False, None)
                 row.update(game_id=self.next_game, file_id=file_id, line=line, jacoby=jacoby, game_in_match=in_match)
+                self.runs.add(self.next_game, rows.path, file_id, row["match"], row["game"])
                 found.append(tuple(map(row.__getitem__, _GAME_ORDER)))
                 if sums is not None:
                     sums.add(row)
@@ -240,6 +243,7 @@ class RowsWriter:
         """Where the writing stands (the next file and game numbers, the report's counts), for
         :meth:`remove` to go back to."""
         self.work.mark()
+        self.runs.mark()
         return self.next_file, self.next_game, len(self.report.copies), self.report.games, self.report.positions
 
     def remove(self, mark: tuple[int, int, int, int, int]) -> None:
@@ -254,6 +258,7 @@ class RowsWriter:
         self.database.execute("DELETE FROM start_positions WHERE game >= ?", [games])
         self.database.execute("DELETE FROM files WHERE file_id >= ?", [files])
         self.work.unstage(games, self.next_game)
+        self.runs.back()
         self.next_file, self.next_game = files, games
         del self.report.copies[copies:]
         self.report.games, self.report.positions = report_games, report_positions
