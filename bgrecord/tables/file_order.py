@@ -74,9 +74,9 @@ class Runs:
 
     def add(self, game_id: int, file: Any, file_id: Any, match: Any, game: Any) -> None:
         here = file_order(file, file_id, match, game, 0)
-        if self.first is None:
+        if self.before is None:
             self.first = here
-        elif self.found is not None and here < self.before:  # type: ignore[operator]
+        elif self.found is not None and here < self.before:
             self.found = [*self.found, game_id] if len(self.found) < RUNS_AT_MOST else None
         self.before = here
 
@@ -86,14 +86,14 @@ class Runs:
     def back(self) -> None:
         self.first, self.before, self.found = self.marked
 
-    def starts(self, starts: Sequence[int], before: tuple[str, int, int, int, int] | None, first_game: int) -> list[int] | None:
-        """The starts of every run, those before (``starts``, the last game before this run's
-        at ``before``) and this run's, whose first game is ``first_game``; None past
-        :data:`RUNS_AT_MOST`."""
+    def starts(self, earlier: Sequence[int], before: tuple[str, int, int, int, int] | None, first_game: int) -> list[int] | None:
+        """The starts of every run: those of the games before (``earlier``; the last of those
+        games at ``before`` in file order) and this run's, whose first game is ``first_game``;
+        None past :data:`RUNS_AT_MOST`."""
         if self.found is None:
             return None
         begins = before is not None and self.first is not None and self.first < before
-        found = [*starts, *([first_game] if begins else []), *self.found]
+        found = [*earlier, *([first_game] if begins else []), *self.found]
         return found if len(found) < RUNS_AT_MOST else None
 
 
