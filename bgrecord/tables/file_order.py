@@ -37,25 +37,14 @@ def file_order(file: Any, file_id: Any, match: Any, game: Any, step: Any) -> tup
     return (file if isinstance(file, str) else "", *numbers)  # type: ignore[return-value]
 
 
-def runs_in_file_order(database: Database, since: int | None = None, starts: Sequence[int] = ()) -> list[int] | None:
+def runs_in_file_order(database: Database) -> list[int] | None:
     """Where the runs of the index's game numbers in file order begin (the first game of each
     run after the first), or None when there are more than :data:`RUNS_AT_MOST` runs: one
-    pass over the games in the order of their numbers, from game ``since`` on (the games
-    before it make the runs beginning at ``starts``; a game taken out leaves a run in order)."""
-    found = list(starts)
-    before: tuple[Any, ...] | None = None
-    if since is not None:
-        last = database.query(f"{_GAMES} WHERE g.game_id < ? ORDER BY g.game_id DESC LIMIT 1", [since])
-        before = _game_order(last[0]) if last else None
-    where, values = (" WHERE g.game_id >= ?", [since]) if since is not None else ("", [])
-    for row in database.tuples(f"{_GAMES}{where} ORDER BY g.game_id", values):
-        here = _game_order(row)
-        if before is not None and here < before:
-            if len(found) + 1 >= RUNS_AT_MOST:
-                return None
-            found.append(row[0])
-        before = here
-    return found
+    pass over the games in the order of their numbers (a game taken out leaves a run in order)."""
+    found = Runs()
+    for row in database.tuples(f"{_GAMES} ORDER BY g.game_id"):
+        found.add(*row)
+    return found.starts([], None)
 
 
 class Runs:
@@ -67,15 +56,16 @@ class Runs:
     as a run takes out the rows of files that failed to go in."""
 
     def __init__(self) -> None:
-        self.first: tuple[str, int, int, int, int] | None = None  # the first game's place in file order
-        self.before: tuple[str, int, int, int, int] | None = None  # the last game's
+        self.first: tuple[int, tuple[str, int, int, int, int]] | None = None  # the first game: its number, its place in file order
+        self.before: tuple[str, int, int, int, int] | None = None  # the last game's place
         self.found: list[int] | None = []  # the games that begin a run, after the first; None: too many
         self.marked: tuple[Any, ...] = (None, None, [])
 
     def add(self, game_id: int, file: Any, file_id: Any, match: Any, game: Any) -> None:
+        """The next game (a row of :data:`_GAMES`)."""
         here = file_order(file, file_id, match, game, 0)
         if self.before is None:
-            self.first = here
+            self.first = (game_id, here)
         elif self.found is not None and here < self.before:
             self.found = [*self.found, game_id] if len(self.found) < RUNS_AT_MOST else None
         self.before = here
@@ -86,14 +76,13 @@ class Runs:
     def back(self) -> None:
         self.first, self.before, self.found = self.marked
 
-    def starts(self, earlier: Sequence[int], before: tuple[str, int, int, int, int] | None, first_game: int) -> list[int] | None:
+    def starts(self, earlier: Sequence[int], before: tuple[str, int, int, int, int] | None) -> list[int] | None:
         """The starts of every run: those of the games before (``earlier``; the last of those
-        games at ``before`` in file order) and this run's, whose first game is ``first_game``;
-        None past :data:`RUNS_AT_MOST`."""
+        games at ``before`` in file order) and these games'; None past :data:`RUNS_AT_MOST`."""
         if self.found is None:
             return None
-        begins = before is not None and self.first is not None and self.first < before
-        found = [*earlier, *([first_game] if begins else []), *self.found]
+        begins = [self.first[0]] if before is not None and self.first is not None and self.first[1] < before else []
+        found = [*earlier, *begins, *self.found]
         return found if len(found) < RUNS_AT_MOST else None
 
 
@@ -115,7 +104,7 @@ def record(database: Database, first_new: int, written: Runs) -> None:
     if starts is None and last:
         runs = runs_in_file_order(database)
     else:
-        runs = written.starts(starts or [], _game_order(last[0]) if last else None, first_new)
+        runs = written.starts(starts or [], _game_order(last[0]) if last else None)
     database.execute(f"DELETE FROM bgrecord WHERE key = '{GAME_ORDER}'")
     database.execute(f"INSERT INTO bgrecord VALUES ('{GAME_ORDER}', ?)", [_MANY if runs is None else ",".join(map(str, runs))])
 
