@@ -440,7 +440,7 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
             bound(self.database.connection)))  # fmt: skip
         patched.setattr(working, "sort_into", lambda database, *args: sorted_within.append(bound(database.connection)) or sort_into(database, *args))
         patched.setattr(Database, "execute", lambda self, sql, *args: (paths_table.append(sql) if "run_paths (" in sql else None) or execute(self, sql, *args))
-        patched.setattr(writing_rows, "RELEASED_EVERY", 1)  # DuckDB's cache let go after each batch: its bound set back each time
+        patched.setattr(writing_rows, "ROW_GROUP", 1)  # DuckDB's cache let go after each game: its bound set back each time
         patched.setattr(Database, "release", lambda self, memory: released.append(memory) or release(self, memory))
         patched.setattr(archive, "FIRST_LOOKED_UP", 3)  # the files in chunks: the paths taken kept in a table
         patched.setattr(archive, "LOOKED_UP_AT_ONCE", 5)
@@ -465,16 +465,51 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
         dataset.close()
 
 
-def test_an_index_whose_run_let_duckdb_go_is_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """DuckDB's cache let go (its data checkpointed, its bound lowered a moment) after each batch
-    of a run changes no row of any table, and the run is the same as one that never does."""
-    pytest.importorskip("duckdb")
+def test_a_database_opened_to_write_row_groups_of_a_size_chosen_writes_them(tmp_path: Path) -> None:
+    """DuckDB writes the row groups of the size a run asks for (an option of ATTACH alone), from
+    the connection and from another cursor on it (which starts in DuckDB's default database),
+    and its work on disk goes beside the file, not into the working directory."""
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp_path / "numbers.duckdb"
+    database = Database(path, row_group=2048)
+    database.execute("CREATE TABLE numbers (n BIGINT)")
+    database.execute("INSERT INTO numbers SELECT range FROM range(5000)")
+    database.beside().execute("INSERT INTO numbers SELECT range FROM range(5000, 6000)")
+    assert database.names() == {"numbers"} and database.query("SELECT current_setting('temp_directory')") == [(f"{path}.tmp",)]
+    database.execute("CHECKPOINT")
+    database.close()
+    read = duckdb.connect(str(path), read_only=True)
+    groups = read.execute("SELECT row_group_id, max(count) FROM pragma_storage_info('numbers') GROUP BY 1 ORDER BY 1").fetchall()
+    assert [count for _, count in groups] == [2048, 2048, 1904]
+    assert read.execute("SELECT count(*), sum(n) FROM numbers").fetchall() == [(6000, sum(range(6000)))]
+
+
+def test_an_index_checkpointed_at_each_row_group_of_games_is_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's DuckDB checkpoints where a row group of games rows ends, and nowhere else (its
+    cache let go there): a batch's games rows split at each such end, and the tables the same,
+    row for row, as a run's that never ends one."""
+    duckdb = pytest.importorskip("duckdb")
     samples = copy_samples(tmp_path / "samples")
     plain, released = tmp_path / "plain.duckdb", tmp_path / "released.duckdb"
     assert run("index", str(samples), "-o", str(plain)).exit_code == 0
-    monkeypatch.setattr(writing_rows, "BATCH_FILES", 1)  # a batch a file: let go after each
-    monkeypatch.setattr(writing_rows, "RELEASED_EVERY", 1)
+    checkpoints: list[tuple[int, str]] = []
+    execute = Database.execute
+
+    def counted(self: Database, sql: str, *args: Any) -> None:
+        if sql == "CHECKPOINT":
+            checkpoints.append((int(self.query("SELECT count(*) FROM game_rows")[0][0]), self.query("SELECT current_setting('checkpoint_threshold')")[0][0]))
+        execute(self, sql, *args)
+
+    monkeypatch.setattr(Database, "execute", counted)
+    monkeypatch.setattr(writing_rows, "BATCH_FILES", 2)
+    monkeypatch.setattr(writing_rows, "ROW_GROUP", 3)  # a row group's end within most batches
     assert run("index", str(samples), "-o", str(released)).exit_code == 0
+    games = len(rows_of(plain, "games"))
+    written = [count for count, _ in checkpoints[: games // 3]]  # then the rest written, the positions sorted into place, the file's last
+    assert written == [3 * (number + 1) for number in range(games // 3)]
+    # DuckDB's own checkpoints held off while the rows were written, and let be again after
+    default = duckdb.connect(":memory:").execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
+    assert all(threshold != default for _, threshold in checkpoints[: games // 3]) and checkpoints[-1][1] == default
     for table in ("games", "positions", "start_positions", "files", "players", "matches", "dice"):
         assert rows_of(released, table) == rows_of(plain, table), table
     assert rows_of(plain, "positions")

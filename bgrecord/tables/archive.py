@@ -35,7 +35,7 @@ from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
 from bgrecord.tables import copies, file_order
-from bgrecord.tables.database import DUCKDB_WRITING_MEMORY, Database
+from bgrecord.tables.database import DUCKDB_WRITING_MEMORY, ROW_GROUP, Database
 from bgrecord.tables.positions import ACT_CODES, ANSWERS, PLAY_CODES, place_code, position_hash, position_key
 from bgrecord.tables.schema import POSITION_COLUMNS
 from bgrecord.tables.spool import Oversized, Spool
@@ -188,7 +188,7 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
     table) as one person each. ``files`` are taken as the work asks for them and looked up
     :data:`LOOKED_UP_AT_ONCE` at a time: what is held is a chunk of names, not the archive's."""
     report = IndexReport()
-    with working(target, waiting, memory=DUCKDB_WRITING_MEMORY) as work_copy:
+    with working(target, waiting, memory=DUCKDB_WRITING_MEMORY, row_group=ROW_GROUP) as work_copy:
         database = work_copy.database
         report.remade_from = work_copy.remade_from
         looked_up = bool(database.query("SELECT 1 FROM files LIMIT 1"))  # a new index: nothing to look up
@@ -201,10 +201,11 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
         _remove_files(database, purged)
         run = _Run(database, int(numbers[0]) if looked_up else 0)
         try:
-            _write(work, run.units(itertools.chain(files, _old_files(work_copy, report))), run, writer, purged, report)
-            writer.flush()
-            _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
-            writer.flush()
+            with database.checkpoints_chosen():  # the writer's, each where a row group of games rows ends
+                _write(work, run.units(itertools.chain(files, _old_files(work_copy, report))), run, writer, purged, report)
+                writer.flush()
+                _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
+                writer.flush()
             database.release(RELEASED_TO)  # what is left written: DuckDB's memory free for what follows
         finally:
             run.close()

@@ -32,6 +32,12 @@ ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 DATABASES = tuple(ENGINES)  # a database's name ends so (an analysis table's does not)
 DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
 DUCKDB_WRITING_MEMORY = "64MB"  # a run that writes an index: full from some 100,000 games on, its peak flat past them (docs/stats.md)
+# Rows a row group of the tables an index run writes into DuckDB (its own default: 122,880; a multiple of
+# its 2,048-row vectors). DuckDB builds a row group whole in memory before it writes it: some 16 MB of
+# games rows (56 columns) at this size, some 60 MB at its own, a run's largest use of memory.
+ROW_GROUP = 30_720
+ATTACHED = "written"  # the name a file is attached by to write row groups of a size chosen (Database's row_group)
+JOURNAL_BOUND = "1GB"  # DuckDB's journal, past which it checkpoints on its own even where told not to (Database.checkpoints_chosen)
 
 _SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
 _KEYS = {"game_rows": "game_id", "files": "file_id"}  # SQLite's rowid: the tables' own numbers
@@ -54,17 +60,21 @@ def sql_text(text: str) -> str:
 class Database:
     """A DuckDB or SQLite file holding :data:`TABLES`: one small interface for both."""
 
-    def __init__(self, path: str | Path, read_only: bool = False, name: str | Path | None = None, memory: str | None = None) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False, name: str | Path | None = None, memory: str | None = None,
+                 row_group: int | None = None) -> None:  # fmt: skip
         """Open the database file ``path`` (``name``: what to call it in a message, when
         ``path`` is a temporary copy; ``memory``: DuckDB's bound, :data:`DUCKDB_MEMORY` by
-        default). :class:`~bgrecord.tables.storage.DatabaseError` when the engine cannot open it."""
+        default; ``row_group``: DuckDB writes row groups of so many rows, not its default).
+        :class:`~bgrecord.tables.storage.DatabaseError` when the engine cannot open it."""
         self.path = Path(path)
         self.engine = engine_of(path)
         self.buckets: int | None = None  # a Parquet dataset's: positions split by their hash (bgrecord.tables.dataset)
+        self.attached = False  # DuckDB: the file attached as ATTACHED (row_group)
         engine = _duckdb(read_only) if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
-                self.connection: Any = engine.connect(str(self.path), read_only=read_only, config={"memory_limit": memory or DUCKDB_MEMORY})
+                self.connection: Any = _duckdb_connection(engine, self.path, read_only, memory or DUCKDB_MEMORY, row_group)
+                self.attached = bool(row_group)
             else:
                 import sqlite3  # here: a DuckDB index's search has no need of it
 
@@ -78,7 +88,7 @@ class Database:
     def over(cls, connection: Any, engine: str, path: Path) -> Database:
         """A database already open (DuckDB's views over a dataset's files)."""
         database = cls.__new__(cls)
-        database.connection, database.engine, database.path, database.buckets = connection, engine, path, None
+        database.connection, database.engine, database.path, database.buckets, database.attached = connection, engine, path, None, False
         return database
 
     def beside(self) -> Database:
@@ -87,7 +97,12 @@ class Database:
         temporary tables are not seen there."""
         if self.engine != "duckdb":
             return self
-        return Database.over(self.connection.cursor(), self.engine, self.path)
+        cursor = self.connection.cursor()
+        if self.attached:  # a cursor starts in DuckDB's default database
+            cursor.execute(f"USE {ATTACHED}")
+        database = Database.over(cursor, self.engine, self.path)
+        database.attached = self.attached
+        return database
 
     @contextlib.contextmanager
     def bounded(self, memory: str) -> Iterator[None]:
@@ -97,11 +112,30 @@ class Database:
         if self.engine != "duckdb":
             yield
             return
-        before = self.query("SELECT current_setting('memory_limit')")[0][0]
         self.execute("CHECKPOINT")
-        self.execute(f"SET memory_limit = '{sql_text(memory)}'")  # DuckDB lets go of what it holds beyond (to disk, if it must)
+        with self._setting("memory_limit", memory):  # DuckDB lets go of what it holds beyond (to disk, if it must)
+            yield
+
+    @contextlib.contextmanager
+    def checkpoints_chosen(self) -> Iterator[None]:
+        """DuckDB checkpoints in the block where the caller does (:meth:`release`), not on its
+        own (unless its journal passes :data:`JOURNAL_BOUND`); as before after. A checkpoint
+        writes a table's last row group as it is, part full, and the next one builds it again
+        whole in memory with the rows that followed."""
+        if self.engine != "duckdb":
+            yield
+            return
+        with self._setting("checkpoint_threshold", JOURNAL_BOUND):
+            yield
+
+    @contextlib.contextmanager
+    def _setting(self, name: str, value: str) -> Iterator[None]:
+        """DuckDB's setting ``name`` at ``value`` for the block, then as it was (not when the
+        block raises: the run has failed, and its engine may be past answering)."""
+        before = self.query(f"SELECT current_setting('{name}')")[0][0]
+        self.execute(f"SET {name} = '{sql_text(value)}'")
         yield
-        self.execute(f"SET memory_limit = '{sql_text(str(before))}'")
+        self.execute(f"SET {name} = '{sql_text(str(before))}'")
 
     def release(self, memory: str) -> None:
         """DuckDB: what it holds let go down to ``memory`` (its bound lowered a moment, the
@@ -284,6 +318,23 @@ class Opening:
 
 
 _BEGUN: dict[str, Opening] = {}  # the openings begun before the command, by the path as given
+
+
+def _duckdb_connection(engine: ModuleType, path: Path, read_only: bool, memory: str, row_group: int | None) -> Any:
+    """A DuckDB connection to ``path`` within ``memory``; with ``row_group``, the file attached
+    (the row group size is an option of ``ATTACH`` alone, for the rows written while attached)
+    and used as the connection's own."""
+    config = {"memory_limit": memory}
+    if not row_group:
+        return engine.connect(str(path), read_only=read_only, config=config)
+    connection = engine.connect(":memory:", config={**config, "temp_directory": f"{path}.tmp"})  # as the file's own (else .tmp, here)
+    try:
+        connection.execute(f"ATTACH '{sql_text(str(path))}' AS {ATTACHED} ({'READ_ONLY, ' if read_only else ''}ROW_GROUP_SIZE {int(row_group)})")
+        connection.execute(f"USE {ATTACHED}")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
 
 
 def _duckdb(read_only: bool) -> ModuleType:

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
+from bgrecord.tables.database import ROW_GROUP  # the rows a row group of the run's: the table is appended to a whole number of them at a time
 from bgrecord.tables.schema import POSITION_COLUMNS
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 BUCKETS = 1024  # the top 10 bits of a position's hash: some 44,000 positions a bucket at a million games
 SHIFT = 64 - 10
 PART_ROWS = 65_536  # positions sorted at once at the end (3 MB): parts of neighbouring buckets up to it
-ROW_GROUP = 122_880  # DuckDB's rows a row group: the table is appended to a whole number of them at a time
 SORTING_MEMORY = "24MB"  # DuckDB's bound while the positions go in (a part's rows, a row group, and a bucket's sort on disk beyond)
 READ_ROWS = 65_536  # positions read from a bucket's file at once
 WIDTH = len(POSITION_COLUMNS)  # integers a position: position, game, step, place, act, play

@@ -122,18 +122,20 @@ class Working:
 
 
 @contextlib.contextmanager
-def working(target: str | Path, waiting: Callable[[], None] | None = None, remake: bool = True, memory: str | None = None) -> Iterator[Working]:
+def working(target: str | Path, waiting: Callable[[], None] | None = None, remake: bool = True, memory: str | None = None,
+            row_group: int | None = None) -> Iterator[Working]:  # fmt: skip
     """The index at ``target`` (made when missing) as a :class:`Working` copy, renamed into
     place when the block ends without an exception. ``remake``: an index of an older schema is
     made again (its index tables dropped, :attr:`Working.old_files` to read again); else it is
     kept as it is (a run that adds other tables). ``memory``: DuckDB's bound for the copy
-    (None: :class:`~bgrecord.tables.database.Database`'s default). Raises ``ValueError`` for a
+    (None: :class:`~bgrecord.tables.database.Database`'s default); ``row_group``: DuckDB's rows
+    a row group in the copy (None: its own default). Raises ``ValueError`` for a
     database that is not an index or is of a newer schema,
     :class:`~bgrecord.tables.storage.DatabaseError` for a file that is not a database or a disk
     that cannot take the write."""
     with writer_lock(target, waiting):
         try:
-            with _copied(Path(target), remake, memory) as work:
+            with _copied(Path(target), remake, memory, row_group) as work:
                 yield work
         except DatabaseError:
             raise
@@ -157,7 +159,7 @@ def stale_copies(target: Path) -> list[Path]:
 
 
 @contextlib.contextmanager
-def _copied(target: Path, remake: bool, memory: str | None) -> Iterator[Working]:
+def _copied(target: Path, remake: bool, memory: str | None, row_group: int | None) -> Iterator[Working]:
     engine_of(target)
     for stale in stale_copies(target):
         with contextlib.suppress(OSError):
@@ -174,7 +176,10 @@ def _copied(target: Path, remake: bool, memory: str | None) -> Iterator[Working]
         existing = target.exists() and target.stat().st_size > 0  # an empty file holds nothing: a new database
         if existing:
             settle(target)
-        database = _copy(target, Path(temporary), memory) if existing else Database(temporary, name=target, memory=memory)
+        if existing:
+            database = _copy(target, Path(temporary), memory, row_group)
+        else:
+            database = Database(temporary, name=target, memory=memory, row_group=row_group)
         try:
             work = Working(database, "old" if existing and database.engine == "duckdb" else None, Path(temporary + ".staged"))
             _prepare(work, target, existing, remake)
@@ -216,7 +221,7 @@ def settle(target: Path) -> None:
             database.close()
 
 
-def _copy(target: Path, temporary: Path, memory: str | None) -> Database:
+def _copy(target: Path, temporary: Path, memory: str | None, row_group: int | None) -> Database:
     """A working copy of the index at ``target``, made by its engine."""
     if engine_of(target) == "sqlite":
         source = Database(target, read_only=True, name=target)
@@ -232,7 +237,7 @@ def _copy(target: Path, temporary: Path, memory: str | None) -> Database:
         database.execute("PRAGMA journal_mode=DELETE")
         database.execute("PRAGMA cache_size=-65536")  # 64 MB: the positions merged in order at the end
         return database
-    database = Database(temporary, name=target, memory=memory)
+    database = Database(temporary, name=target, memory=memory, row_group=row_group)
     database.execute(f"SET temp_directory = '{sql_text(str(temporary) + '.tmp')}'")
     database.execute(f"ATTACH '{sql_text(str(target))}' AS old (READ_ONLY)")
     return database

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bgrecord.replay.validate import internal_issue
+from bgrecord.tables.database import ROW_GROUP
 from bgrecord.tables.file_order import Runs
 from bgrecord.tables.schema import FILE_COLUMNS, GAME_ROW_COLUMNS, POSITION_COLUMNS
 from bgrecord.tables.spool import IN_MEMORY, Spool
@@ -29,8 +30,7 @@ NO_PLAY = -(1 << 63)  # the play of a position from which none was made, in a sp
 
 BATCH_POSITIONS = 50_000  # positions written at once (files gathered up to it): memory flat, few calls
 BATCH_FILES = 2_000  # files written at once, at most (files of no positions: their rows too)
-RELEASED_EVERY = 50_000  # games written between two releases of DuckDB's cache (Database.release)
-RELEASED_TO = "4MB"  # what DuckDB keeps then (its cache of the blocks it wrote filled its bound past some 100,000 games)
+RELEASED_TO = "4MB"  # what DuckDB keeps at a checkpoint (its cache of the blocks it wrote filled its bound past some 100,000 games)
 
 _GAME_ORDER = list(GAME_ROW_COLUMNS)
 SIX = len(POSITION_COLUMNS)
@@ -107,12 +107,18 @@ class RowsWriter:
     exception) are taken out again, the file is reported (an ``internal`` problem), and the
     others go in. Files and games are numbered from ``next_file`` and ``next_game``. ``sums``:
     the summaries summed from the games rows as they are written (spoiled when rows are taken
-    out again)."""
+    out again).
+
+    In DuckDB, the games rows go in up to the end of a row group (:data:`ROW_GROUP` rows in
+    the table), where the data is checkpointed and DuckDB's cache let go (:meth:`written`),
+    and nowhere else (:meth:`~bgrecord.tables.database.Database.checkpoints_chosen`): no row
+    group of them is written part full, to be built again whole in memory at the next."""
 
     def __init__(self, work: Working, report: IndexReport, next_file: int, next_game: int, sums: RunningSums | None = None) -> None:
         self.work, self.database, self.report, self.sums = work, work.database, report, sums
         self.next_file, self.next_game = next_file, next_game
-        self.released_at = next_game  # the game DuckDB's cache was last let go at
+        # the games rows the table's row groups hold (rows taken out again keep their room until a checkpoint)
+        self.held = int(self.database.query("SELECT count(*) FROM game_rows")[0][0])
         self.runs = Runs()  # the runs of the games written in file order (bgrecord.tables.file_order)
         self.pending: list[tuple[IndexRows, bytes]] = []
         self.positions = 0
@@ -228,16 +234,22 @@ class RowsWriter:
         self.tables.setdefault(table, []).append(tuple(row.get(column) for column in FILE_COLUMNS))
 
     def written(self) -> None:
-        """The buffers into the tables; every :data:`RELEASED_EVERY` games, DuckDB's cache let go."""
+        """The buffers into the tables, the games rows last: up to the end of a row group, where
+        DuckDB checkpoints and lets go of its cache, then the rest."""
         tables, self.tables = self.tables, {}
+        games = tables.pop("game_rows", [])
         for table, rows in tables.items():
             if table == "staged":
                 self.work.stage(rows)
             else:
                 self.database.append(table, rows)
-        if self.next_game - self.released_at >= RELEASED_EVERY:
-            self.database.release(RELEASED_TO)
-            self.released_at = self.next_game
+        while games:
+            room = ROW_GROUP - self.held % ROW_GROUP
+            part, games = games[:room], games[room:]
+            self.database.append("game_rows", part)
+            self.held += len(part)
+            if self.held % ROW_GROUP == 0:
+                self.database.release(RELEASED_TO)
 
     def mark(self) -> tuple[int, int, int, int, int]:
         """Where the writing stands (the next file and game numbers, the report's counts), for
