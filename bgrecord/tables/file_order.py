@@ -100,7 +100,9 @@ def record(database: Database, first_new: int, written: Runs) -> None:
     if value == _MANY:
         return
     starts = _starts(value) if value is not None else None
-    last = database.query(f"{_GAMES} WHERE g.game_id < ? ORDER BY g.game_id DESC LIMIT 1", [first_new])
+    # the last game before found alone, then joined to its file: sorted after the join, every file's name was held
+    # in memory (some 50 MB at a million games, a run that adds to the index)
+    last = database.query(f"{_GAMES} WHERE g.game_id = (SELECT max(game_id) FROM game_rows WHERE game_id < ?)", [first_new])
     if starts is None and last:
         runs = runs_in_file_order(database)
     else:
