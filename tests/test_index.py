@@ -419,10 +419,13 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
     a search of a file, a search of a Parquet dataset (its views over the files: it was unbounded)."""
     duckdb = pytest.importorskip("duckdb")
     from bgrecord.tables import working
-    from bgrecord.tables.database import DUCKDB_MEMORY, DUCKDB_WRITING_MEMORY
+    from bgrecord.tables.database import DUCKDB_MEMORY, DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS
 
     def bound(connection: Any) -> str:
         return str(connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+
+    def threads_of(database: Database) -> int:
+        return int(database.query("SELECT current_setting('threads')")[0][0])
 
     expected = bound(duckdb.connect(":memory:", config={"memory_limit": DUCKDB_MEMORY}))
     writing = bound(duckdb.connect(":memory:", config={"memory_limit": DUCKDB_WRITING_MEMORY}))
@@ -431,26 +434,30 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
     samples = copy_samples(tmp_path / "samples")
     index = tmp_path / "archive.duckdb"
     finish, seen = working.Working.finish, []
-    paths_table: list[str] = []
-    execute = Database.execute
-    sort_into, sorted_within = working.sort_into, []
+    sort_into, sorted_within, threads = working.sort_into, [], []
     release, released = Database.release, []
     with monkeypatch.context() as patched:
         patched.setattr(working.Working, "finish", lambda self: seen.append(bound(self.database.connection)) or finish(self) or seen.append(
             bound(self.database.connection)))  # fmt: skip
-        patched.setattr(working, "sort_into", lambda database, *args: sorted_within.append(bound(database.connection)) or sort_into(database, *args))
-        patched.setattr(Database, "execute", lambda self, sql, *args: (paths_table.append(sql) if "run_paths (" in sql else None) or execute(self, sql, *args))
+        patched.setattr(working, "sort_into", lambda database, *args: sorted_within.append(bound(database.connection)) or threads.append(
+            ("sorting", threads_of(database))) or sort_into(database, *args))  # fmt: skip
         patched.setattr(writing_rows, "ROW_GROUP", 1)  # DuckDB's cache let go after each game: its bound set back each time
-        patched.setattr(Database, "release", lambda self, memory: released.append(memory) or release(self, memory))
-        patched.setattr(archive, "FIRST_LOOKED_UP", 3)  # the files in chunks: the paths taken kept in a table
+        patched.setattr(Database, "release", lambda self, memory: released.append(memory) or threads.append(("writing", threads_of(self)))
+                        or release(self, memory))  # fmt: skip
+        patched.setattr(archive, "FIRST_LOOKED_UP", 3)  # the files in chunks: the paths taken known by their digests
         patched.setattr(archive, "LOOKED_UP_AT_ONCE", 5)
         for _ in range(2):  # a new index, then a run on it
             assert run("index", str(samples), "-o", str(index)).exit_code == 0
     # the run's bound; the positions sorted into place within a smaller one, then set back
     assert seen == [writing] * 4 and sorted_within == [sorting]  # the second run found nothing new to sort
+    # one thread while the rows are written (the workers have the cores; each of DuckDB's threads keeps memory of its own), and
+    # DuckDB's own number for the positions (it packs their row groups into fewer blocks so)
+    probe = Database(tmp_path / "threads.duckdb")
+    machines = threads_of(probe)
+    probe.close()
+    assert DUCKDB_WRITING_THREADS == 1 and {("writing", 1), ("sorting", machines)} == set(threads[: threads.index(("sorting", machines)) + 1])
     assert released and set(released) == {writing_rows.RELEASED_TO}
-    # no index DuckDB holds whole in memory grows with the files (the files' keys, the run's paths): it scans them
-    assert paths_table and not any("KEY" in sql for sql in paths_table)
+    # no index DuckDB holds whole in memory grows with the files (the files' keys, the run's paths)
     assert duckdb.connect(str(index), read_only=True).execute("SELECT count(*) FROM duckdb_indexes()").fetchall() == [(0,)]
     for opened_here in (Database(tmp_path / "new.duckdb"), Database(index, read_only=True)):
         assert bound(opened_here.connection) == expected
@@ -474,6 +481,9 @@ def test_a_database_opened_to_write_row_groups_of_a_size_chosen_writes_them(tmp_
     database = Database(path, row_group=2048)
     database.execute("CREATE TABLE numbers (n BIGINT)")
     database.execute("INSERT INTO numbers SELECT range FROM range(5000)")
+    bound = database.query("SELECT current_setting('memory_limit')")
+    database.release("4MB")  # checkpointed and attached again (what DuckDB knew of the row groups let go): the same size after
+    assert database.query("SELECT current_database()") == [("written",)] and database.query("SELECT current_setting('memory_limit')") == bound
     database.beside().execute("INSERT INTO numbers SELECT range FROM range(5000, 6000)")
     assert database.names() == {"numbers"} and database.query("SELECT current_setting('temp_directory')") == [(f"{path}.tmp",)]
     database.execute("CHECKPOINT")
@@ -503,10 +513,13 @@ def test_an_index_checkpointed_at_each_row_group_of_games_is_the_same_index(tmp_
     monkeypatch.setattr(Database, "execute", counted)
     monkeypatch.setattr(writing_rows, "BATCH_FILES", 2)
     monkeypatch.setattr(writing_rows, "ROW_GROUP", 3)  # a row group's end within most batches
+    monkeypatch.setattr(staging, "ROW_GROUP", 64)  # the positions: let go of after each 64 rows (a row group here)
+    monkeypatch.setattr(staging, "RELEASED_EVERY", 1)
     assert run("index", str(samples), "-o", str(released)).exit_code == 0
-    games = len(rows_of(plain, "games"))
+    games, positions = len(rows_of(plain, "games")), len(rows_of(plain, "positions"))
     written = [count for count, _ in checkpoints[: games // 3]]  # then the rest written, the positions sorted into place, the file's last
     assert written == [3 * (number + 1) for number in range(games // 3)]
+    assert len(checkpoints) >= games // 3 + positions // 64  # and one each 64 positions
     # DuckDB's own checkpoints held off while the rows were written, and let be again after
     default = duckdb.connect(":memory:").execute("SELECT current_setting('checkpoint_threshold')").fetchall()[0][0]
     assert all(threshold != default for _, threshold in checkpoints[: games // 3]) and checkpoints[-1][1] == default
@@ -738,6 +751,24 @@ def test_relative_absolute_copied_and_deleted_files(tmp_path: Path, engine: str,
     assert run("index", "real/xg-tags-bom-crlf.mat", "-o", db).output.startswith("0 files added, 0 changed, 1 unchanged")  # a file alone: nothing else goes
 
 
+def test_digests_know_the_strings_added(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run's paths and keys met so far are held as their digests, sorted: each string added
+    is found (added a few at a time, again, empty, with zero bytes), and no other."""
+    from bgrecord.tables import digests
+
+    monkeypatch.setattr(digests, "ADDED_AT_ONCE", 3)
+    seen = digests.Digests()
+    assert len(seen) == 0 and seen.found([b"a"]) == [False] and seen.found([]) == []
+    seen.add(iter([b"b", b"a", b"b", b"", b"\x00"]))
+    seen.add([b"a", b"c"])
+    seen.add([])
+    assert len(seen) == 5 and list(seen.sorted) == sorted(seen.sorted) and seen.sorted.itemsize == 16
+    assert seen.found([b"a", b"b", b"c", b"", b"\x00", b"d", b"\x00\x00", b"A"]) == [True] * 5 + [False] * 3
+    many = digests.Digests(8)
+    many.add(str(number).encode() for number in range(0, 20_000, 2))
+    assert len(many) == 10_000 and many.found([str(number).encode() for number in range(10)]) == [True, False] * 5
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("first, most", [(3, 3), (1, 5)])
 def test_files_looked_up_a_few_at_a_time_make_the_index_made_at_once(tmp_path: Path, engine: str, first: int, most: int,
@@ -796,14 +827,20 @@ def test_copies_are_found_across_batches_as_within_one(tmp_path: Path, engine: s
         shutil.copy(samples / "bbgt-two-matches.mat", samples / name)
     (tmp_path / "later").mkdir()
     shutil.copy(samples / "gnubg-5pt-crawford.mat", tmp_path / "later" / "copy.mat")
-    said, tables = [], []
+    said, tables, asked = [], [], []  # asked: for each batch size, the keys asked of the index
+    query = Database.query
+    monkeypatch.setattr(Database, "query", lambda self, sql, *args: (asked[-1].extend(*args) if "file_key IN" in sql else None) or query(self, sql, *args))
     for batch in (None, 1):
+        asked.append([])
         if batch:
             monkeypatch.setattr(writing_rows, "BATCH_FILES", batch)
         db = tmp_path / f"{batch}.{engine}"
         said.append(run("index", str(samples), "-o", str(db)).output + run("index", str(tmp_path / "later"), "-o", str(db)).output)
         tables.append({table: rows_of(db, table) for table in ("files", "games")})
     assert said[0].count("a copy, not counted again") == 3 and said[0] == said[1].replace(str(tmp_path / "1."), str(tmp_path / "None."))
+    # the index asked only for the keys an indexed file has (their digests): in one batch, the copy of the file indexed before;
+    # a file at a time, each copy
+    assert [len(keys) for keys in asked] == [1, 3], asked
     for table, rows in tables[0].items():
         same_table(tables[1][table], rows, [c for c in rows[0] if c not in ("file_id", "game_id")], table)
 

@@ -32,6 +32,9 @@ ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 DATABASES = tuple(ENGINES)  # a database's name ends so (an analysis table's does not)
 DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
 DUCKDB_WRITING_MEMORY = "64MB"  # a run that writes an index: full from some 100,000 games on, its peak flat past them (docs/stats.md)
+# DuckDB's threads while an index run writes its rows (not its positions: bgrecord.tables.archive.index): its workers have
+# the machine's cores, and each of DuckDB's threads keeps memory of its own, the C library's, by which a run's peak crept up
+DUCKDB_WRITING_THREADS = 1
 # Rows a row group of the tables an index run writes into DuckDB (its own default: 122,880; a multiple of
 # its 2,048-row vectors). DuckDB builds a row group whole in memory before it writes it: some 16 MB of
 # games rows (56 columns) at this size, some 60 MB at its own, a run's largest use of memory.
@@ -70,11 +73,14 @@ class Database:
         self.engine = engine_of(path)
         self.buckets: int | None = None  # a Parquet dataset's: positions split by their hash (bgrecord.tables.dataset)
         self.attached = False  # DuckDB: the file attached as ATTACHED (row_group)
+        self.row_group = 0
+        self.settings: dict[str, str] = {}  # DuckDB's settings as bgrecord gave them
         engine = _duckdb(read_only) if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
                 self.connection: Any = _duckdb_connection(engine, self.path, read_only, memory or DUCKDB_MEMORY, row_group)
-                self.attached = bool(row_group)
+                self.attached, self.row_group = bool(row_group), row_group or 0
+                self.settings["memory_limit"] = memory or DUCKDB_MEMORY
             else:
                 import sqlite3  # here: a DuckDB index's search has no need of it
 
@@ -89,6 +95,7 @@ class Database:
         """A database already open (DuckDB's views over a dataset's files)."""
         database = cls.__new__(cls)
         database.connection, database.engine, database.path, database.buckets, database.attached = connection, engine, path, None, False
+        database.row_group, database.settings = 0, {}
         return database
 
     def beside(self) -> Database:
@@ -101,7 +108,7 @@ class Database:
         if self.attached:  # a cursor starts in DuckDB's default database
             cursor.execute(f"USE {ATTACHED}")
         database = Database.over(cursor, self.engine, self.path)
-        database.attached = self.attached
+        database.attached, database.row_group = self.attached, self.row_group
         return database
 
     @contextlib.contextmanager
@@ -129,20 +136,42 @@ class Database:
             yield
 
     @contextlib.contextmanager
+    def threads(self, count: int) -> Iterator[None]:
+        """DuckDB runs on ``count`` threads in the block, then on as many as before."""
+        if self.engine != "duckdb":
+            yield
+            return
+        with self._setting("threads", str(count)):
+            yield
+
+    @contextlib.contextmanager
     def _setting(self, name: str, value: str) -> Iterator[None]:
         """DuckDB's setting ``name`` at ``value`` for the block, then as it was (not when the
-        block raises: the run has failed, and its engine may be past answering)."""
-        before = self.query(f"SELECT current_setting('{name}')")[0][0]
+        block raises: the run has failed, and its engine may be past answering). The memory
+        bound is set back to the value it was given (:attr:`settings`): DuckDB says it in MiB to
+        one decimal, and that value read back and set again lowered it a little each time."""
+        before = self.settings.get(name) or self.query(f"SELECT current_setting('{name}')")[0][0]
         self.execute(f"SET {name} = '{sql_text(value)}'")
+        self.settings[name] = value
         yield
         self.execute(f"SET {name} = '{sql_text(str(before))}'")
+        self.settings[name] = str(before)
 
     def release(self, memory: str) -> None:
         """DuckDB: what it holds let go down to ``memory`` (its bound lowered a moment, the
         data written so far checkpointed first: what it lets go is then its cache of blocks
-        written, already in the file)."""
+        written, already in the file). A file attached with a row group size
+        (:attr:`attached`) is then attached again: DuckDB keeps in memory, outside its bound,
+        what it knows of each row group it wrote while attached (each column's segments, their
+        statistics and blocks), read again from the file only when asked for: traced, the end
+        of a run of a million games peaked at 188 MB without it, at 140 MB with it."""
         with self.bounded(memory):
             pass
+        if self.attached:
+            self.execute("USE memory")  # the connection's own database (DuckDB detaches no database in use)
+            self.execute(f"DETACH {ATTACHED}")
+            self.execute(_attached(self.path, False, self.row_group))
+            self.execute(f"USE {ATTACHED}")
 
     def names(self) -> set[str]:
         """The tables and views of the database."""
@@ -329,12 +358,17 @@ def _duckdb_connection(engine: ModuleType, path: Path, read_only: bool, memory: 
         return engine.connect(str(path), read_only=read_only, config=config)
     connection = engine.connect(":memory:", config={**config, "temp_directory": f"{path}.tmp"})  # as the file's own (else .tmp, here)
     try:
-        connection.execute(f"ATTACH '{sql_text(str(path))}' AS {ATTACHED} ({'READ_ONLY, ' if read_only else ''}ROW_GROUP_SIZE {int(row_group)})")
+        connection.execute(_attached(path, read_only, row_group))
         connection.execute(f"USE {ATTACHED}")
     except BaseException:
         connection.close()
         raise
     return connection
+
+
+def _attached(path: Path, read_only: bool, row_group: int) -> str:
+    """DuckDB's statement that attaches ``path`` as :data:`ATTACHED`, its row groups of ``row_group`` rows."""
+    return f"ATTACH '{sql_text(str(path))}' AS {ATTACHED} ({'READ_ONLY, ' if read_only else ''}ROW_GROUP_SIZE {int(row_group)})"
 
 
 def _duckdb(read_only: bool) -> ModuleType:

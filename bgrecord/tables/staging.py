@@ -32,6 +32,7 @@ SHIFT = 64 - 10
 PART_ROWS = 65_536  # positions sorted at once at the end (3 MB): parts of neighbouring buckets up to it
 SORTING_MEMORY = "24MB"  # DuckDB's bound while the positions go in (a part's rows, a row group, and a bucket's sort on disk beyond)
 READ_ROWS = 65_536  # positions read from a bucket's file at once
+RELEASED_EVERY = 64  # row groups of positions (some 2 million) between two of DuckDB's releases (Database.release)
 WIDTH = len(POSITION_COLUMNS)  # integers a position: position, game, step, place, act, play
 ROW_BYTES = WIDTH * 8
 COLUMN_TYPES = ", ".join(f"{name} BIGINT" for name in POSITION_COLUMNS)  # a table of positions rows, in SQL
@@ -126,29 +127,54 @@ def sort_into(database: Database, staged: StagedPositions, old: str | None = Non
     if old:
         for bucket, count in database.query(f"SELECT (position >> {SHIFT}) + {BUCKETS // 2}, count(*) FROM {old} GROUP BY 1"):
             beside[int(bucket)] = int(count)
+    table = _Appended(database)
     pending = np.empty((0, WIDTH), dtype=np.int64)
     for low, high, size, chunks in staged.parts(beside):
         olds = ""
         if old:
             olds = f"SELECT {_play_as('COALESCE')} FROM {old} WHERE position BETWEEN {low} AND {high}" + (f" AND {kept}" if kept else "")
         if size > PART_ROWS:  # a bucket of a great many (a position in nearly every game): DuckDB sorts it
-            pending = _append(database, pending, every=True)
+            pending = table.append(pending, every=True)
             _sorted_by_duckdb(database, chunks, olds)
             continue
         rows = [*chunks]
         if olds:
             found = _numbers(database, olds)
             if found is None:  # an old row holds a NULL (another program wrote it): DuckDB sorts the rows as they are
-                pending = _append(database, pending, every=True)
+                pending = table.append(pending, every=True)
                 _sorted_by_duckdb(database, iter(rows), olds)
                 continue
             rows.append(found)
         if rows:
             part = np.concatenate(rows)
-            pending = _append(database, np.concatenate([pending, part[np.lexsort((part[:, 2], part[:, 1], part[:, 0]))]]))
+            pending = table.append(np.concatenate([pending, part[np.lexsort((part[:, 2], part[:, 1], part[:, 0]))]]))
             del rows, part
             handed_back()
-    _append(database, pending, every=True)
+    table.append(pending, every=True)
+
+
+class _Appended:
+    """The positions table appended to whole row groups at a time, DuckDB's memory let go
+    every :data:`RELEASED_EVERY` row groups (what it knows of the row groups it wrote grows
+    with them: :meth:`~bgrecord.tables.database.Database.release`)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.groups = 0
+
+    def append(self, rows: np.ndarray, every: bool = False) -> np.ndarray:
+        """Sorted ``rows`` appended, a whole number of row groups of them (``every``: all);
+        what is left, to go in with the next."""
+        from bgrecord.tables.writing_rows import RELEASED_TO
+
+        count = len(rows) if every else len(rows) // ROW_GROUP * ROW_GROUP
+        select = _play_as("NULLIF")
+        for start in range(0, count, ROW_GROUP):  # a row group at a time: one group's columns copied
+            _insert(self.database, "positions", rows[start : min(start + ROW_GROUP, count)], select)
+            self.groups += 1
+            if self.groups % RELEASED_EVERY == 0:
+                self.database.release(RELEASED_TO)
+        return rows[count:]
 
 
 def _numbers(database: Database, sql: str) -> np.ndarray | None:
@@ -159,16 +185,6 @@ def _numbers(database: Database, sql: str) -> np.ndarray | None:
     if any(np.ma.is_masked(column) for column in found.values()):
         return None
     return np.column_stack([np.asarray(column, dtype=np.int64) for column in found.values()]).reshape(-1, WIDTH)
-
-
-def _append(database: Database, rows: np.ndarray, every: bool = False) -> np.ndarray:
-    """Sorted ``rows`` appended to the positions table, a whole number of row groups of them
-    (``every``: all); what is left, to go in with the next."""
-    count = len(rows) if every else len(rows) // ROW_GROUP * ROW_GROUP
-    select = _play_as("NULLIF")
-    for start in range(0, count, ROW_GROUP):  # a row group at a time: one group's columns copied
-        _insert(database, "positions", rows[start : min(start + ROW_GROUP, count)], select)
-    return rows[count:]
 
 
 def _sorted_by_duckdb(database: Database, chunks: Iterator[np.ndarray], olds: str) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgrecord.replay.validate import internal_issue
 from bgrecord.tables.database import ROW_GROUP
+from bgrecord.tables.digests import Digests
 from bgrecord.tables.file_order import Runs
 from bgrecord.tables.schema import FILE_COLUMNS, GAME_ROW_COLUMNS, POSITION_COLUMNS
 from bgrecord.tables.spool import IN_MEMORY, Spool
@@ -29,6 +30,7 @@ POSITIONS_A_CHUNK = 4096  # positions in one array of a file's spool
 NO_PLAY = -(1 << 63)  # the play of a position from which none was made, in a spool's arrays (NULL in the table)
 
 BATCH_POSITIONS = 50_000  # positions written at once (files gathered up to it): memory flat, few calls
+KEY_DIGEST = 8  # bytes of a content key's digest in RowsWriter.keys (a filter: a key found is asked of the index)
 BATCH_FILES = 2_000  # files written at once, at most (files of no positions: their rows too)
 RELEASED_TO = "4MB"  # what DuckDB keeps at a checkpoint (its cache of the blocks it wrote filled its bound past some 100,000 games)
 
@@ -124,6 +126,11 @@ class RowsWriter:
         self.positions = 0
         self.tables: dict[str, list[Any]] = {}
         self.originals: dict[str, tuple[int, str]] = {}  # content key -> the indexed file that has it (the batch's keys)
+        # the keys of the indexed files that have games (8 bytes each): only a key found there is looked up in the index
+        self.keys = Digests(KEY_DIGEST)
+        self.new_keys: list[bytes] = []  # the keys of the files written since the last lookup, added to keys before the next
+        self.keys.add(key.encode() for (key,) in self.database.tuples("SELECT file_key FROM files WHERE copy_of IS NULL AND games > 0")
+                      if isinstance(key, str))  # fmt: skip
 
     def add(self, rows: IndexRows, path: bytes) -> None:
         """The rows of a file read (new, changed or read again), known by its resolved ``path``."""
@@ -180,9 +187,14 @@ class RowsWriter:
     def look_up(self, files: list[IndexRows]) -> None:
         """The indexed files that have the content of these (by key), for :meth:`write`: asked
         of the index a batch at a time (the files written before are there; a copy within the
-        batch is found as it is written), so that memory holds a batch's keys, not the run's."""
+        batch is found as it is written), so that memory holds a batch's keys, not the run's
+        (but their digests, :attr:`keys`: a key that is not there is not asked for; the files'
+        keys were read whole again for each batch)."""
         self.originals = {}
+        self.keys.add(self.new_keys)
+        self.new_keys = []
         keys = sorted({rows.file_key for rows in files if rows.file_key})
+        keys = [key for key, found in zip(keys, self.keys.found([key.encode() for key in keys])) if found]
         for start in range(0, len(keys), 500):
             part = keys[start : start + 500]
             found = self.database.query(f"SELECT file_key, file_id, file FROM files WHERE file_key IN ({', '.join('?' * len(part))}) "
@@ -226,6 +238,7 @@ class RowsWriter:
         self.tables.setdefault("start_positions", []).extend((first + local, step, key) for local, step, key in rows.starts if local < games)
         if games and rows.file_key:
             self.originals.setdefault(rows.file_key, (file_id, rows.path))
+            self.new_keys.append(rows.file_key.encode())
         # a file that gave no games is not done: without its key, the next run reads it again
         self.keep("files", {"file_id": file_id, "file": rows.path, "path": path, "file_key": rows.file_key if games else None,
                             "games": games, "problem": rows.problem, "unit": rows.unit})  # fmt: skip
