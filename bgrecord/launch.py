@@ -19,7 +19,7 @@ def entry() -> None:
 
 def begin_search(arguments: list[str]) -> None:
     """For ``find DB ...`` with a DuckDB file, begin opening it
-    (:meth:`bgrecord.tables.database.Opening.begin`); anything else, nothing."""
+    (:meth:`bgrecord.tables.opening.Opening.begin`); anything else, nothing."""
     if not arguments or arguments[0] != "find":
         return
     rest = iter(arguments[1:])
@@ -35,6 +35,6 @@ def begin_search(arguments: list[str]) -> None:
     else:
         return
     if database is not None and database.lower().endswith(".duckdb"):
-        from bgrecord.tables.database import Opening
+        from bgrecord.tables.opening import Opening
 
         Opening.begin(database)

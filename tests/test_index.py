@@ -233,6 +233,21 @@ def test_duckdb_keeps_an_old_row_another_program_left_null_as_it_is_when_a_run_a
     assert [row for row in after if row[3] is None] == [row for row in before if row[3] is None] != []
 
 
+def test_positions_go_in_whole_row_groups_and_the_rows_left_are_kept_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sorted positions go into the table a whole row group at a time; the rows left wait for
+    the next part alone (a view of them kept the whole part's array until then)."""
+    pytest.importorskip("duckdb")
+    import numpy as np
+
+    monkeypatch.setattr(staging, "ROW_GROUP", 4)
+    database = Database(tmp_path / "positions.duckdb")
+    database.create()
+    rows = np.arange(60, dtype=np.int64).reshape(10, 6)
+    left = staging._Appended(database).append(rows)
+    assert left.tolist() == rows[8:].tolist() and not np.shares_memory(left, rows)
+    assert database.query("SELECT count(*), max(position) FROM positions") == [(8, 42)]
+
+
 def test_positions_kept_on_disk_come_back_by_bucket_in_the_order_they_came_in_bounded_parts(tmp_path: Path,
                                                                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """The buckets cover every 64-bit hash, each after the one before; a bucket's rows come back
@@ -494,6 +509,62 @@ def test_a_database_opened_to_write_row_groups_of_a_size_chosen_writes_them(tmp_
     assert read.execute("SELECT count(*), sum(n) FROM numbers").fetchall() == [(6000, sum(range(6000)))]
 
 
+def test_rows_held_go_in_whole_row_groups_at_each_release_and_are_read_and_deleted_meanwhile(tmp_path: Path) -> None:
+    """DuckDB appends the rows that follow a release in a row group of their own and merges a
+    table's part-full ones at its checkpoint (reading back whole ones): rows held go in whole
+    row groups at a time, in the order they came, the rest when the block ends; a held row is
+    read through rows_of and deleted through delete like the others, and nothing is held in
+    SQLite or a file attached without a row group size."""
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp_path / "numbers.duckdb"
+    database = Database(path, row_group=2048)
+    database.execute("CREATE TABLE numbers (n BIGINT, word TEXT)")
+    counts = []
+    with database.held("numbers"):
+        for start in range(0, 6000, 700):  # 700 rows between two releases: a row group fills at the third
+            database.append("numbers", [(n, f"n{n}") for n in range(start, min(start + 700, 6000))], {"n": "Int64", "word": "string"})
+            database.release("4MB")
+            counts.append(database.query("SELECT count(*) FROM numbers")[0][0])
+        assert database.query(f"SELECT count(*), sum(n) FROM {database.rows_of('numbers')} AS numbers") == [(6000, sum(range(6000)))]
+        database.delete("numbers", "n >= ? OR n = 5", [5990])  # 10 of them held, one written
+    assert counts == [0, 0, 2048, 2048, 2048, 4096, 4096, 4096, 4096] and database.query("SELECT count(*) FROM numbers") == [(5989,)]
+    assert database.names() == {"numbers"} and database.rows_of("numbers") == "numbers"
+    database.close()
+    read = duckdb.connect(str(path), read_only=True)
+    groups = read.execute("SELECT row_group_id, max(count) FROM pragma_storage_info('numbers') GROUP BY 1 ORDER BY 1").fetchall()
+    assert [count for _, count in groups][:2] == [2048, 2048]  # whole, never merged again
+    assert read.execute("SELECT n FROM numbers").fetchall() == [(n,) for n in range(5990) if n != 5]
+    sqlite = Database(tmp_path / "numbers.sqlite")
+    sqlite.execute("CREATE TABLE numbers (n BIGINT)")
+    with sqlite.held("numbers"):
+        sqlite.append("numbers", [(1,)], {"n": "Int64"})
+        assert sqlite.query("SELECT n FROM numbers") == [(1,)] and sqlite.rows_of("numbers") == "numbers"
+
+
+def test_row_groups_of_another_size_are_written_from_then_on_and_those_before_kept_as_they_are(tmp_path: Path) -> None:
+    """A run writes its positions in row groups of their own size (a search's), after the other
+    tables' rows: the file attached again, and the row groups written before not merged as part
+    full at the checkpoints that follow (DuckDB would read them back whole)."""
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp_path / "numbers.duckdb"
+    database = Database(path, row_group=2048)
+    database.execute("CREATE TABLE small (n BIGINT)")
+    database.execute("CREATE TABLE large (n BIGINT)")
+    for start in range(0, 6144, 2048):
+        database.execute(f"INSERT INTO small SELECT range FROM range({start}, {start + 2048})")
+        database.release("4MB")
+    database.row_groups_of(6144)
+    assert database.row_group == 6144 and database.query("SELECT current_setting('max_vacuum_tasks')") == [(0,)]
+    database.execute("INSERT INTO large SELECT range FROM range(7000)")
+    database.execute("INSERT INTO small SELECT range FROM range(100)")  # a change: DuckDB would merge the three
+    database.release("4MB")
+    database.close()
+    read = duckdb.connect(str(path), read_only=True)
+    for table, counts in (("small", [2048, 2048, 2048, 100]), ("large", [6144, 856])):
+        groups = read.execute(f"SELECT row_group_id, max(count) FROM pragma_storage_info('{table}') GROUP BY 1 ORDER BY 1").fetchall()
+        assert [count for _, count in groups] == counts, table
+
+
 def test_an_index_checkpointed_at_each_row_group_of_games_is_the_same_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A run's DuckDB checkpoints where a row group of games rows ends, and nowhere else (its
     cache let go there): a batch's games rows split at each such end, and the tables the same,
@@ -752,21 +823,23 @@ def test_relative_absolute_copied_and_deleted_files(tmp_path: Path, engine: str,
 
 
 def test_digests_know_the_strings_added(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run's paths and keys met so far are held as their digests, sorted: each string added
-    is found (added a few at a time, again, empty, with zero bytes), and no other."""
+    """A run's paths and keys met so far are held as their digests, sorted in parts split as
+    they grow: each string added is found (added again, empty, with zero bytes), and no other."""
     from bgrecord.tables import digests
 
-    monkeypatch.setattr(digests, "ADDED_AT_ONCE", 3)
+    monkeypatch.setattr(digests, "PART", 2)  # a part split at its fourth digest
     seen = digests.Digests()
     assert len(seen) == 0 and seen.found([b"a"]) == [False] and seen.found([]) == []
     seen.add(iter([b"b", b"a", b"b", b"", b"\x00"]))
     seen.add([b"a", b"c"])
     seen.add([])
-    assert len(seen) == 5 and list(seen.sorted) == sorted(seen.sorted) and len(seen.sorted.data) == 5 * 16
+    held = [bytes(part[at : at + 16]) for part in seen.parts for at in range(0, len(part), 16)]
+    assert len(seen) == 5 and len(held) == 5 and held == sorted(held) and len(seen.parts) == 2 and seen.firsts[1] == held[2]
     assert seen.found([b"a", b"b", b"c", b"", b"\x00", b"d", b"\x00\x00", b"A"]) == [True] * 5 + [False] * 3
     many = digests.Digests(8)
     many.add(str(number).encode() for number in range(0, 20_000, 2))
     assert len(many) == 10_000 and many.found([str(number).encode() for number in range(10)]) == [True, False] * 5
+    assert all(len(part) < 2 * 2 * 8 for part in many.parts) and len(many.parts) > 2_500
 
 
 @pytest.mark.parametrize("engine", ENGINES)

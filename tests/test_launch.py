@@ -13,7 +13,7 @@ from test_archive import copy_samples, run
 
 from bgrecord.cli.database import find
 from bgrecord.launch import FIND_VALUED, begin_search
-from bgrecord.tables import database
+from bgrecord.tables import opening
 
 
 def test_the_launcher_knows_finds_options_that_take_a_value() -> None:
@@ -23,24 +23,24 @@ def test_the_launcher_knows_finds_options_that_take_a_value() -> None:
 
 def test_a_duckdb_index_to_search_is_begun_and_taken_by_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("duckdb")
-    monkeypatch.setattr(database, "_BEGUN", {})
+    monkeypatch.setattr(opening, "_BEGUN", {})
     index = tmp_path / "archive.duckdb"
     assert run("index", str(copy_samples(tmp_path / "samples")), "-o", str(index)).exit_code == 0
     (tmp_path / "archive.sqlite").write_bytes(b"")
     for arguments in (["validate", str(index)], ["find"], ["find", str(tmp_path / "archive.sqlite"), "4HPwATDgc/ABMA"],
                       ["find", str(tmp_path / "missing.duckdb"), "x"], ["find", "--limit", str(index)]):  # fmt: skip
         begin_search(arguments)
-        assert database._BEGUN == {}, arguments
+        assert opening._BEGUN == {}, arguments
     for arguments in (["find", str(index), "4HPwATDgc/ABMA"], ["find", "--dice", "--limit", "3", "--format=json", str(index), "x"],
                       ["find", "--", str(index), "x"]):  # fmt: skip
         begin_search(arguments)
-        begun = database._BEGUN[str(index)]
-        assert database.Opening.of(str(index)) is begun and database._BEGUN == {}
+        begun = opening._BEGUN[str(index)]
+        assert opening.Opening.of(str(index)) is begun and opening._BEGUN == {}
         begun.close()
     direct = run("find", str(index), "4HPwATDgc/ABMA", "--limit", "5")
     assert direct.exit_code == 0 and direct.stdout.count("\n") == 5
     begin_search(["find", str(index), "4HPwATDgc/ABMA"])
-    assert run("find", str(index), "4HPwATDgc/ABMA", "--limit", "5").stdout == direct.stdout and database._BEGUN == {}  # taken
+    assert run("find", str(index), "4HPwATDgc/ABMA", "--limit", "5").stdout == direct.stdout and opening._BEGUN == {}  # taken
     python = [sys.executable, "-m", "bgrecord", "find", str(index), "4HPwATDgc/ABMA", "--limit", "5"]
     launched = subprocess.run(python, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert launched.returncode == 0 and launched.stdout == direct.stdout

@@ -194,7 +194,7 @@ def find(database: str, position: str, dice: bool, cube: bool, score: bool, play
       bgrecord find archive.sqlite 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10' --dice
       bgrecord find archive.sqlite 4HPwATDgc/ABMA --play '13/11 24/23'
     """
-    from bgrecord.tables.database import Opening
+    from bgrecord.tables.opening import Opening
 
     opening = Opening.of(database)  # DuckDB opens the file while the search's modules load
     try:

@@ -206,8 +206,9 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
             _remove_files(database, purged)
             run = _Run(database, int(numbers[0]) if looked_up else 0)
             with database.checkpoints_chosen():  # the writer's, each where a row group of games rows ends
-                _write(work, run.units(itertools.chain(files, _old_files(work_copy, report))), run, writer, purged, report)
-                writer.flush()
+                with database.held("files", "matches"):  # a few thousand rows each a release: whole row groups at a time
+                    _write(work, run.units(itertools.chain(files, _old_files(work_copy, report))), run, writer, purged, report)
+                    writer.flush()
                 _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
                 writer.flush()
             database.release(RELEASED_TO)  # what is left written: DuckDB's memory free for what follows

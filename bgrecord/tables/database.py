@@ -36,10 +36,15 @@ DUCKDB_WRITING_MEMORY = "64MB"  # a run that writes an index: full from some 100
 # the machine's cores, and each of DuckDB's threads keeps memory of its own, the C library's, by which a run's peak crept up
 DUCKDB_WRITING_THREADS = 1
 # Rows a row group of the tables an index run writes into DuckDB (its own default: 122,880; a multiple of
-# its 2,048-row vectors). DuckDB builds a row group whole in memory before it writes it: some 16 MB of
-# games rows (56 columns) at this size, some 60 MB at its own, a run's largest use of memory.
-ROW_GROUP = 30_720
+# its 2,048-row vectors). DuckDB builds a row group whole in memory before it writes it: some 5.5 MB of
+# games rows (56 columns) at this size, 11 at 20,480 and 16 at 30,720 (traced at 300,000 games: 8 and
+# 14 MB more all through the writing, for 4% fewer bytes), 60 at its own: a run's largest use of memory.
+ROW_GROUP = 10_240
+# The positions' (bgrecord.tables.staging), written once the other tables' rows are: what a search reads of them
+# where it looks a position up, and what it knows of each (more of them: more to read as it opens the file)
+POSITIONS_ROW_GROUP = 30_720
 ATTACHED = "written"  # the name a file is attached by to write row groups of a size chosen (Database's row_group)
+HELD = "held_"  # the start of the name of the temporary table a table's rows are held in (Database.held)
 JOURNAL_BOUND = "1GB"  # DuckDB's journal, past which it checkpoints on its own even where told not to (Database.checkpoints_chosen)
 
 _SQL_TYPES = {"string": "TEXT", "Int64": "BIGINT", "boolean": "BOOLEAN", "Float64": "DOUBLE", "bytes": "BLOB"}
@@ -75,7 +80,8 @@ class Database:
         self.attached = False  # DuckDB: the file attached as ATTACHED (row_group)
         self.row_group = 0
         self.settings: dict[str, str] = {}  # DuckDB's settings as bgrecord gave them
-        engine = _duckdb(read_only) if self.engine == "duckdb" else None
+        self.holding: tuple[str, ...] = ()  # the tables whose rows are held (held)
+        engine = duckdb_module(read_only) if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
                 self.connection: Any = _duckdb_connection(engine, self.path, read_only, memory or DUCKDB_MEMORY, row_group)
@@ -95,7 +101,7 @@ class Database:
         """A database already open (DuckDB's views over a dataset's files)."""
         database = cls.__new__(cls)
         database.connection, database.engine, database.path, database.buckets, database.attached = connection, engine, path, None, False
-        database.row_group, database.settings = 0, {}
+        database.row_group, database.settings, database.holding = 0, {}, ()
         return database
 
     def beside(self) -> Database:
@@ -157,6 +163,54 @@ class Database:
         self.execute(f"SET {name} = '{sql_text(str(before))}'")
         self.settings[name] = str(before)
 
+    @contextlib.contextmanager
+    def held(self, *tables: str) -> Iterator[None]:
+        """Rows appended to ``tables`` in the block go into them whole row groups at a time:
+        held until then in temporary tables (within DuckDB's bound), moved at each
+        :meth:`release`, the rest when the block ends (not when it raises: the run has
+        failed). Only where the file is attached with a row group size (:attr:`attached`),
+        else nothing is held. Why: DuckDB appends the rows that follow a release in a row
+        group of their own, and its checkpoint merges a table's part-full row groups, reading
+        back up to three whole ones; at a million games, the files' and matches' merges (a few
+        thousand rows each a release) peaked 17 MB over the other releases every fifth release.
+        What reads or deletes a held table's rows in the block goes through :meth:`rows_of`
+        and :meth:`delete`."""
+        if not self.attached:
+            yield
+            return
+        for table in tables:
+            self.execute(f"CREATE TEMPORARY TABLE {HELD}{table} AS SELECT * FROM {table} LIMIT 0")
+        self.holding = tables
+        try:
+            yield
+        except BaseException:
+            self.holding = ()
+            raise
+        for table in tables:
+            self._moved(table, every=True)
+            self.execute(f"DROP TABLE {HELD}{table}")
+        self.holding = ()
+
+    def rows_of(self, table: str) -> str:
+        """SQL naming ``table``'s rows, with those :meth:`held` (a subquery, to be named)."""
+        return f"(SELECT * FROM {table} UNION ALL SELECT * FROM {HELD}{table})" if table in self.holding else table
+
+    def delete(self, table: str, condition: str, parameters: Sequence[Any] = ()) -> None:
+        """``table``'s rows where ``condition`` holds (SQL) deleted, with those :meth:`held`."""
+        for name in (table, HELD + table) if table in self.holding else (table,):
+            self.execute(f"DELETE FROM {name} WHERE {condition}", parameters)
+
+    def _moved(self, table: str, every: bool = False) -> bool:
+        """The rows held for ``table`` into it, in the order they came: whole row groups of
+        them (``every``: all); whether any went in."""
+        held = HELD + table
+        count = int(self.query(f"SELECT count(*) FROM {held}")[0][0])
+        moving = count if every else count - count % self.row_group
+        if moving:
+            self.execute(f"INSERT INTO {table} SELECT * FROM {held} ORDER BY rowid LIMIT {moving}")
+            self.execute(f"CREATE OR REPLACE TEMPORARY TABLE {held} AS SELECT * FROM {held} ORDER BY rowid OFFSET {moving}")
+        return bool(moving)
+
     def release(self, memory: str) -> None:
         """DuckDB: what it holds let go down to ``memory`` (its bound lowered a moment, the
         data written so far checkpointed first: what it lets go is then its cache of blocks
@@ -164,14 +218,35 @@ class Database:
         (:attr:`attached`) is then attached again: DuckDB keeps in memory, outside its bound,
         what it knows of each row group it wrote while attached (each column's segments, their
         statistics and blocks), read again from the file only when asked for: traced, the end
-        of a run of a million games peaked at 188 MB without it, at 140 MB with it."""
+        of a run of a million games peaked at 188 MB without it, at 140 MB with it. The whole
+        row groups :meth:`held` go in after, let go of again: a row group of a table of
+        names (the files') took some 20 MB more to write, on top of the others' it was."""
+        self._let_go(memory)
+        if any([self._moved(table) for table in self.holding]):
+            self._let_go(memory)
+
+    def row_groups_of(self, rows: int) -> None:
+        """DuckDB, a file attached with a row group size: the rows written from here on in row
+        groups of ``rows`` (the file attached again), and from here on no row groups merged at
+        a checkpoint (DuckDB would merge those written before, of another size, as part full:
+        read back whole and written again)."""
+        if not self.attached or rows == self.row_group:
+            return
+        self.execute("SET max_vacuum_tasks = 0")
+        self.row_group = rows
+        self._attached_again()
+
+    def _let_go(self, memory: str) -> None:
         with self.bounded(memory):
             pass
         if self.attached:
-            self.execute("USE memory")  # the connection's own database (DuckDB detaches no database in use)
-            self.execute(f"DETACH {ATTACHED}")
-            self.execute(_attached(self.path, False, self.row_group))
-            self.execute(f"USE {ATTACHED}")
+            self._attached_again()
+
+    def _attached_again(self) -> None:
+        self.execute("USE memory")  # the connection's own database (DuckDB detaches no database in use)
+        self.execute(f"DETACH {ATTACHED}")
+        self.execute(_attached(self.path, False, self.row_group))
+        self.execute(f"USE {ATTACHED}")
 
     def names(self) -> set[str]:
         """The tables and views of the database."""
@@ -231,6 +306,8 @@ class Database:
             from bgrecord.tables.schema import TABLES
 
             types = TABLES[table]
+        if table in self.holding:
+            table = HELD + table
         if self.engine == "duckdb":  # read where they are, a column at a time (an executemany is a statement a row)
             import numpy as np
 
@@ -285,70 +362,6 @@ class Database:
         self.connection.close()
 
 
-class Opening:
-    """A DuckDB file being opened to be read (:class:`Database`, read only) in a thread of its
-    own while the caller goes on: a search's start, DuckDB's some 30 ms beside the modules
-    that load meanwhile (DuckDB lets go of Python's lock while it opens a file, not while its
-    module loads: that is loaded first, here).
-    :meth:`database` waits for it and raises what opening it raised; :meth:`close` waits and
-    closes what was not taken. A SQLite file is not opened so: its connection belongs to the
-    thread that made it, and it opens in a fraction of a millisecond."""
-
-    def __init__(self, path: str | Path) -> None:
-        import threading
-
-        _duckdb(read_only=True)
-        self._path = path
-        self._database: Database | None = None
-        self._failure: BaseException | None = None
-        self._thread = threading.Thread(target=self._open, name="bgrecord-opening")  # not a daemon: never left inside DuckDB at exit
-        self._thread.start()
-
-    @classmethod
-    def of(cls, path: str | Path) -> Opening | None:
-        """The opening of ``path`` when it is a DuckDB file (the one :meth:`begin` began, if
-        any), else None."""
-        begun = _BEGUN.pop(str(path), None)
-        if begun is not None:
-            return begun
-        return cls(path) if ENGINES.get(Path(path).suffix.lower()) == "duckdb" and Path(path).is_file() else None
-
-    @classmethod
-    def begin(cls, path: str) -> None:
-        """Begin opening ``path`` (a DuckDB file) for the search to come to take (:meth:`of`):
-        the console script does so before the commands load. Never raises: what fails here
-        fails again where the command opens it, and is said there."""
-        try:
-            opening = cls.of(path)
-        except Exception:  # noqa: BLE001 - said by the command
-            return
-        if opening is not None:
-            _BEGUN[str(path)] = opening
-
-    def _open(self) -> None:
-        try:
-            self._database = Database(self._path, read_only=True)
-        except BaseException as exc:  # noqa: BLE001 - raised again where the database is asked for
-            self._failure = exc
-
-    def database(self) -> Database:
-        self._thread.join()
-        if self._failure is not None:
-            raise self._failure
-        found, self._database = self._database, None
-        assert found is not None
-        return found
-
-    def close(self) -> None:
-        self._thread.join()
-        if self._database is not None:
-            self._database.close()
-            self._database = None
-
-
-_BEGUN: dict[str, Opening] = {}  # the openings begun before the command, by the path as given
-
-
 def _duckdb_connection(engine: ModuleType, path: Path, read_only: bool, memory: str, row_group: int | None) -> Any:
     """A DuckDB connection to ``path`` within ``memory``; with ``row_group``, the file attached
     (the row group size is an option of ``ATTACH`` alone, for the rows written while attached)
@@ -371,7 +384,7 @@ def _attached(path: Path, read_only: bool, row_group: int) -> str:
     return f"ATTACH '{sql_text(str(path))}' AS {ATTACHED} ({'READ_ONLY, ' if read_only else ''}ROW_GROUP_SIZE {int(row_group)})"
 
 
-def _duckdb(read_only: bool) -> ModuleType:
+def duckdb_module(read_only: bool) -> ModuleType:
     """DuckDB's module. To read (a search, whose start-up counts), its compiled core alone
     where it stands: the package's Python layer (some 80 ms to import) adds nothing to opening
     a file and running SQL. Else, or without that core, the package (or the line saying how to

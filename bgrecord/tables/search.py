@@ -24,7 +24,8 @@ from typing import Any, Iterator, cast
 from bgrecord.core.ids import XGID, GameState, MatchState, identify
 from bgrecord.core.moves import Dice
 from bgrecord.core.position import Position
-from bgrecord.tables.database import SCHEMA_VERSION, Database, Opening, divided
+from bgrecord.tables.database import SCHEMA_VERSION, Database, divided
+from bgrecord.tables.opening import Opening
 from bgrecord.tables.file_order import file_order, recorded
 from bgrecord.tables.positions import (
     ACTS, ANSWERS, DICE, KIND_CODES, Occurrence, cube_code, hash_of, id_of_key, occurrence, play_code, played,
@@ -421,7 +422,7 @@ def _replayed(rows: list[tuple[Any, ...]], base: Any) -> list[Occurrence]:
 @contextlib.contextmanager
 def searched(path: str | Path, opening: Opening | None = None) -> Iterator[Database]:
     """The index at ``path`` opened to be searched (read only; ``opening``: the file's
-    :class:`~bgrecord.tables.database.Opening` already begun); ``ValueError`` saying why it
+    :class:`~bgrecord.tables.opening.Opening` already begun); ``ValueError`` saying why it
     cannot be (no such file, not an index, another schema, no positions); an engine's error
     while searching is a :class:`~bgrecord.tables.storage.DatabaseError` naming the file."""
     database = _opened(path, opening)

@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from bgrecord.tables.database import ROW_GROUP  # the rows a row group of the run's: the table is appended to a whole number of them at a time
+from bgrecord.tables.database import POSITIONS_ROW_GROUP as ROW_GROUP  # the table is appended to a whole number of its row groups at a time
 from bgrecord.tables.schema import POSITION_COLUMNS
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ SHIFT = 64 - 10
 PART_ROWS = 65_536  # positions sorted at once at the end (3 MB): parts of neighbouring buckets up to it
 SORTING_MEMORY = "24MB"  # DuckDB's bound while the positions go in (a part's rows, a row group, and a bucket's sort on disk beyond)
 READ_ROWS = 65_536  # positions read from a bucket's file at once
-RELEASED_EVERY = 64  # row groups of positions (some 2 million) between two of DuckDB's releases (Database.release)
+RELEASED_EVERY = 16  # row groups of positions (some 500,000) between two of DuckDB's releases (Database.release; 64: 5 MB more at 300,000 games)
 WIDTH = len(POSITION_COLUMNS)  # integers a position: position, game, step, place, act, play
 ROW_BYTES = WIDTH * 8
 COLUMN_TYPES = ", ".join(f"{name} BIGINT" for name in POSITION_COLUMNS)  # a table of positions rows, in SQL
@@ -147,8 +147,14 @@ def sort_into(database: Database, staged: StagedPositions, old: str | None = Non
             rows.append(found)
         if rows:
             part = np.concatenate(rows)
-            pending = table.append(np.concatenate([pending, part[np.lexsort((part[:, 2], part[:, 1], part[:, 0]))]]))
-            del rows, part
+            del rows
+            order = np.lexsort((part[:, 2], part[:, 1], part[:, 0]))
+            merged = np.empty((len(pending) + len(part), WIDTH), dtype=np.int64)  # the rows left from the part before, then these sorted
+            merged[: len(pending)] = pending
+            np.take(part, order, axis=0, out=merged[len(pending) :])
+            del part, order
+            pending = table.append(merged)
+            del merged
             handed_back()
     table.append(pending, every=True)
 
@@ -174,7 +180,7 @@ class _Appended:
             self.groups += 1
             if self.groups % RELEASED_EVERY == 0:
                 self.database.release(RELEASED_TO)
-        return rows[count:]
+        return rows[count:].copy()  # alone: a view would keep the whole array it is part of
 
 
 def _numbers(database: Database, sql: str) -> np.ndarray | None:

@@ -7,6 +7,7 @@ as it reads (a dice word that is not a roll is left out).
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
@@ -74,8 +75,10 @@ class Tables:
     characters left out), and the names ``names`` makes one person (an aliases table)."""
 
     names: People = NO_ALIASES
-    people: dict[str, list[int]] = field(default_factory=dict)  # a person's sums, by _SUMMED (a list: an archive's players in memory)
-    rolls: dict[str, list[int]] = field(default_factory=dict)  # a person's rolls, by ROLLS ("": everybody's)
+    # a person's sums, by _SUMMED, and rolls, by ROLLS ("": everybody's): 64-bit integers in place (an archive's players
+    # in memory; in a list, each count past 256 was an object of its own: some 4 MB more at a million games)
+    people: dict[str, array[int]] = field(default_factory=dict)
+    rolls: dict[str, array[int]] = field(default_factory=dict)
     match_rows: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     cubes: Counter[int] = field(default_factory=Counter)  # games by final cube value
     persons: dict[str, str] = field(default_factory=dict)  # each name met, as its person (names recur game after game)
@@ -203,9 +206,9 @@ class Tables:
             yield row
 
 
-def _sums(table: dict[str, list[int]], name: str, size: int) -> list[int]:
+def _sums(table: dict[str, array[int]], name: str, size: int) -> array[int]:
     """``name``'s sums in ``table``, zeros when first met."""
     found = table.get(name)
     if found is None:
-        found = table[name] = [0] * size
+        found = table[name] = array("q", bytes(8 * size))
     return found

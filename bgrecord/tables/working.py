@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from bgrecord.outputs import OutputError, held_signals
-from bgrecord.tables.database import SCHEMA_VERSION, Database, engine_of, sql_text
+from bgrecord.tables.database import POSITIONS_ROW_GROUP, SCHEMA_VERSION, Database, engine_of, sql_text
 from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
 from bgrecord.tables.staging import COLUMN_TYPES, SORTING_MEMORY, StagedPositions, sort_into
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
@@ -105,6 +105,7 @@ class Working:
         """The staged positions merged in order, the dropped ones out."""
         database = self.database
         kept = "game NOT IN (SELECT game FROM dropped)" if self._dropped else ""
+        database.row_groups_of(POSITIONS_ROW_GROUP)  # DuckDB: the positions' row groups are a search's, not the other tables'
         if database.engine == "sqlite":
             if self._dropped:  # ordered by position: every row is looked at (once a run)
                 database.execute("DELETE FROM positions WHERE game IN (SELECT game FROM dropped)")

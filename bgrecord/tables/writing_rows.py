@@ -197,7 +197,8 @@ class RowsWriter:
         keys = [key for key, found in zip(keys, self.keys.found([key.encode() for key in keys])) if found]
         for start in range(0, len(keys), 500):
             part = keys[start : start + 500]
-            found = self.database.query(f"SELECT file_key, file_id, file FROM files WHERE file_key IN ({', '.join('?' * len(part))}) "
+            found = self.database.query(f"SELECT file_key, file_id, file FROM {self.database.rows_of('files')} AS files "
+                                        f"WHERE file_key IN ({', '.join('?' * len(part))}) "
                                         "AND copy_of IS NULL AND games > 0 ORDER BY file_id", part)  # fmt: skip
             for key, file_id, name in reversed(found):  # the first of each key stays
                 self.originals[key] = (int(file_id), str(name))
@@ -281,7 +282,7 @@ class RowsWriter:
         self.originals = {key: found for key, found in self.originals.items() if found[0] < files}
         self.database.execute("DELETE FROM game_rows WHERE game_id >= ?", [games])
         self.database.execute("DELETE FROM start_positions WHERE game >= ?", [games])
-        self.database.execute("DELETE FROM files WHERE file_id >= ?", [files])
+        self.database.delete("files", "file_id >= ?", [files])
         self.work.unstage(games, self.next_game)
         self.runs.back()
         self.next_file, self.next_game = files, games
