@@ -162,11 +162,12 @@ def test_duplicates_are_found_by_what_was_played_not_by_bytes_or_names(tmp_path:
 
 
 @pytest.mark.parametrize("at_once", [1, 2, 1000])
-def test_the_index_marks_copies_a_part_of_the_keys_at_a_time_as_stats_marks_them(tmp_path: Path, engine: str, at_once: int,
+def test_the_index_marks_copies_the_keys_of_a_part_of_the_games_at_a_time_as_stats_marks_them(tmp_path: Path, engine: str, at_once: int,
                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    """Whatever the number of keys marked at a time, the index's marks are stats's; a mark
-    another program changed is made right again by the next run, none left on a game of its own."""
-    monkeypatch.setattr(copies, "KEYS_MARKED_AT_ONCE", at_once)
+    """Whatever the number of games marked at a time (a key's games all in one part, however
+    many), the index's marks are stats's; a mark another program changed is made right again
+    by the next run, none left on a game of its own."""
+    monkeypatch.setattr(copies, "GAMES_MARKED_AT_ONCE", at_once)
     samples = copy_samples(tmp_path / "samples")
     expected = stats.games([samples])[["file", "match", "game", "duplicate_of"]]
     expected = sorted(expected.astype(object).where(expected.notna(), None).itertuples(index=False, name=None))

@@ -182,16 +182,20 @@ def stored_positions(db: Path) -> list[tuple[int, ...]]:
 def test_duckdb_sorts_its_positions_in_a_part_at_a_time_into_sqlites_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                           part_rows: int, read_rows: int, row_group: int) -> None:  # fmt: skip
     """DuckDB's run keeps its new positions on disk by bucket and sorts them into the table a
-    part at a time (a bucket larger than a part: by DuckDB), merged with the old index's that
-    it keeps, appended whole row groups at a time: whatever the sizes, after a new index,
-    files added, one changed and one gone, the table holds SQLite's rows in the order
-    (position, game, step), and no folder of them is left."""
+    part at a time (a bucket larger than a part: split, down to one position's rows, which go
+    in as they came), merged with the old index's that it keeps, appended whole row groups at
+    a time: whatever the sizes, after a new index, files added, one changed and one gone, the
+    table holds SQLite's rows in the order (position, game, step), and no folder of them is
+    left."""
     pytest.importorskip("duckdb")
     monkeypatch.setattr(staging, "PART_ROWS", part_rows)
     monkeypatch.setattr(staging, "READ_ROWS", read_rows)
     monkeypatch.setattr(staging, "ROW_GROUP", row_group)
-    by_duckdb, sorted_by_duckdb = [], staging._sorted_by_duckdb
-    monkeypatch.setattr(staging, "_sorted_by_duckdb", lambda *args: by_duckdb.append(1) or sorted_by_duckdb(*args))
+    seen: Counter[str] = Counter()
+    for name in ("_sorted_by_duckdb", "_one_position", "_copied_old"):
+        monkeypatch.setattr(staging, name, lambda *args, name=name, was=getattr(staging, name): seen.update([name]) or was(*args))
+    split = staging.StagedPositions.split
+    monkeypatch.setattr(staging.StagedPositions, "split", lambda *args: seen.update(["split"]) or split(*args))
     samples = copy_samples(tmp_path / "samples")
     extra = tmp_path / "extra"
     extra.mkdir()
@@ -206,7 +210,10 @@ def test_duckdb_sorts_its_positions_in_a_part_at_a_time_into_sqlites_order(tmp_p
         expected = sorted(stored_positions(sqlite), key=lambda row: (row[0], row[1], row[2]))
         assert stored_positions(duckdb) == expected and len(expected) > 800
         assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["samples", "extra", sqlite.name, duckdb.name])
-    assert bool(by_duckdb) == (part_rows == 8)
+    if part_rows == 8:  # the opening's rows (and others in a great many games) as they came; nothing sorted by DuckDB
+        assert seen["split"] and seen["_one_position"] and seen["_copied_old"] and not seen["_sorted_by_duckdb"]
+    else:
+        assert not seen
 
 
 def test_duckdb_keeps_an_old_row_another_program_left_null_as_it_is_when_a_run_adds_to_the_index(tmp_path: Path,
@@ -233,6 +240,43 @@ def test_duckdb_keeps_an_old_row_another_program_left_null_as_it_is_when_a_run_a
     assert [row for row in after if row[3] is None] == [row for row in before if row[3] is None] != []
 
 
+@pytest.mark.parametrize("in_order", [True, False], ids=["as a run stages them", "out of order"])
+def test_a_position_in_a_great_many_games_goes_in_as_it_came_or_is_sorted_when_it_did_not_come_in_order(tmp_path: Path,
+                                                                                                         monkeypatch: pytest.MonkeyPatch,
+                                                                                                         in_order: bool) -> None:  # fmt: skip
+    """A bucket larger than a part is split down to one position's rows (here past the last
+    level: its neighbours differ in the lowest bits); those go in with no sort when they came
+    in the order of their games and steps, as a run stages them, and are sorted by DuckDB
+    when not; the bucket's other positions are sorted as any part's. The table is in order,
+    and the folders of the split are gone."""
+    pytest.importorskip("duckdb")
+    import numpy as np
+
+    monkeypatch.setattr(staging, "PART_ROWS", 50)
+    monkeypatch.setattr(staging, "READ_ROWS", 16)
+    monkeypatch.setattr(staging, "ROW_GROUP", 8)
+    by_duckdb: list[int] = []
+    monkeypatch.setattr(staging, "_sorted_by_duckdb", lambda *args, was=staging._sorted_by_duckdb: by_duckdb.append(1) or was(*args))
+    common = 12345 << 20
+    rows = np.zeros((340, staging.WIDTH), dtype=np.int64)
+    rows[:300, 0], rows[:300, 1], rows[:300, 2] = common, np.arange(300), 1
+    generator = np.random.default_rng(3)
+    rows[300:, 0] = common + generator.integers(-40, 40, 40)  # neighbours: in every bucket of the common one down to the last level
+    rows[300:, 1], rows[300:, 2] = generator.integers(0, 300, 40), 2
+    rows = rows[np.argsort(rows[:, 1], kind="stable")]
+    if not in_order:
+        first = np.flatnonzero(rows[:, 0] == common)[:2]
+        rows[first] = rows[first[::-1]]
+    database = Database(tmp_path / "positions.duckdb")
+    database.create()
+    staged = staging.StagedPositions(tmp_path / "staged")
+    staged.add(rows)
+    staging.sort_into(database, staged)
+    assert database.query("SELECT position, game, step FROM positions") == sorted(map(tuple, rows[:, :3].tolist()))
+    assert bool(by_duckdb) == (not in_order)
+    assert [path.name for path in (tmp_path / "staged").iterdir()] == [f"{int(staging.bucket_of(common)):04d}"]
+
+
 def test_positions_go_in_whole_row_groups_and_the_rows_left_are_kept_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Sorted positions go into the table a whole row group at a time; the rows left wait for
     the next part alone (a view of them kept the whole part's array until then)."""
@@ -257,7 +301,7 @@ def test_positions_kept_on_disk_come_back_by_bucket_in_the_order_they_came_in_bo
 
     monkeypatch.setattr(staging, "PART_ROWS", 100)
     monkeypatch.setattr(staging, "READ_ROWS", 16)
-    edges = [staging.bucket_range(bucket, bucket) for bucket in range(staging.BUCKETS)]
+    edges = [staging.StagedPositions(tmp_path / "none").bucket_range(bucket, bucket) for bucket in range(staging.BUCKETS)]
     assert edges[0][0] == -(1 << 63) and edges[-1][1] == (1 << 63) - 1
     assert all(high + 1 == low for (_, high), (low, _) in zip(edges, edges[1:]))
     generator = np.random.default_rng(7)

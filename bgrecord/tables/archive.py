@@ -35,7 +35,7 @@ from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
 from bgrecord.tables import copies, file_order
-from bgrecord.tables.database import DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS, ROW_GROUP, Database
+from bgrecord.tables.database import DUCKDB_ENDING_MEMORY, DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS, ROW_GROUP, Database
 from bgrecord.tables.digests import Digests
 from bgrecord.tables.positions import ACT_CODES, ANSWERS, PLAY_CODES, place_code, position_hash, position_key
 from bgrecord.tables.schema import POSITION_COLUMNS
@@ -212,13 +212,14 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
                 _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
                 writer.flush()
             database.release(RELEASED_TO)  # what is left written: DuckDB's memory free for what follows
-            _drop_games(work_copy, purged)
-            copies.mark(database)
-            file_order.record(database, int(numbers[1]), writer.runs)
-            if sums is not None and not sums.spoiled:
-                sums.finish(copies_marked=False)
-            else:
-                summed_again(database, dedupe, people)
+            with database.bounded(DUCKDB_ENDING_MEMORY):
+                _drop_games(work_copy, purged)
+                copies.mark(database)
+                file_order.record(database, int(numbers[1]), writer.runs)
+                if sums is not None and not sums.spoiled:
+                    sums.finish(copies_marked=False)
+                else:
+                    summed_again(database, dedupe, people)
     return report
 
 

@@ -8,14 +8,18 @@ come. At the end, neighbouring buckets are gathered into parts of at most :data:
 rows (with the old index's rows of their range, when a run adds to one), each part is sorted
 and appended to the positions table after the one before, whole row groups at a time (so
 that DuckDB's checkpoint writes none twice: the file holds no free room). A bucket larger
-than a part (a position met in a great many games: the opening's, at a million games) is
-sorted by DuckDB itself, within its memory bound, on disk beyond.
+than a part is spread over buckets of its own range (:meth:`StagedPositions.split`), down to
+one position's: those rows (the opening's, a million at a million games) go in as they came,
+in the order of their games and steps, as a run stages them, with no sort and without
+holding them (:func:`_one_position`; DuckDB's sort of them, within its bound, peaked 10 MB
+over the other parts').
 It does not check the rows: that is the index's job (:mod:`bgrecord.tables.writing_rows`).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -27,8 +31,9 @@ if TYPE_CHECKING:
 
     from bgrecord.tables.database import Database
 
-BUCKETS = 1024  # the top 10 bits of a position's hash: some 44,000 positions a bucket at a million games
-SHIFT = 64 - 10
+SHIFT_BITS = 10
+BUCKETS = 1 << SHIFT_BITS  # the top 10 bits of a position's hash: some 44,000 positions a bucket at a million games
+SHIFT = 64 - SHIFT_BITS
 PART_ROWS = 65_536  # positions sorted at once at the end (3 MB): parts of neighbouring buckets up to it
 SORTING_MEMORY = "24MB"  # DuckDB's bound while the positions go in (a part's rows, a row group, and a bucket's sort on disk beyond)
 READ_ROWS = 65_536  # positions read from a bucket's file at once
@@ -43,20 +48,39 @@ def bucket_of(position: Any) -> Any:
     return (position >> SHIFT) + BUCKETS // 2
 
 
-def bucket_range(first: int, last: int) -> tuple[int, int]:
-    """The hashes (signed 64-bit integers, as the table holds them) of buckets ``first`` to ``last``."""
-    return (first - BUCKETS // 2) << SHIFT, ((last + 1 - BUCKETS // 2) << SHIFT) - 1
-
-
 class StagedPositions:
     """Positions rows (:data:`WIDTH` 64-bit integers each, their games numbered) kept in bucket
     files in ``folder`` (made when the first come); :meth:`mark` and :meth:`back` take out
-    the rows added since a point, as a run takes out the rows of files that failed to go in."""
+    the rows added since a point, as a run takes out the rows of files that failed to go in.
+    The rows' hashes are those from ``low`` on, ``2 ** bits`` of them (by default every one),
+    spread over up to :data:`BUCKETS` buckets of equal ranges."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.counts = [0] * BUCKETS
+    def __init__(self, folder: Path, low: int = -(1 << 63), bits: int = 64) -> None:
+        self.folder, self.low, self.bits = folder, low, bits
+        self.shift = max(0, bits - SHIFT_BITS)  # the bits of a hash within its bucket
+        self.counts = [0] * (1 << (bits - self.shift))
         self.marked = list(self.counts)
+
+    def bucket_of(self, position: Any) -> Any:
+        """The bucket of a hash (or of each in a NumPy array)."""
+        if self.bits == 64:
+            return bucket_of(position)
+        return (position - self.low) >> self.shift  # within 2**54 of low: no 64-bit overflow
+
+    def bucket_range(self, first: int, last: int) -> tuple[int, int]:
+        """The hashes (signed 64-bit integers, as the table holds them) of buckets ``first`` to ``last``."""
+        return self.low + (first << self.shift), self.low + ((last + 1) << self.shift) - 1
+
+    def split(self, bucket: int) -> StagedPositions:
+        """The rows of ``bucket`` spread over the buckets of its own range (in a folder of their
+        own, which the caller removes: :meth:`remove`), in the order they came."""
+        apart = StagedPositions(self.folder / f"{bucket:04d}.split", self.bucket_range(bucket, bucket)[0], self.shift)
+        for chunk in self._read(bucket, bucket):
+            apart.add(chunk)
+        return apart
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def add(self, values: np.ndarray) -> None:
         """Rows (an ``(n, WIDTH)`` array of int64), each appended to its bucket's file."""
@@ -65,9 +89,9 @@ class StagedPositions:
         if not len(values):
             return
         self.folder.mkdir(exist_ok=True)
-        buckets = bucket_of(values[:, 0])
+        buckets = self.bucket_of(values[:, 0])
         order = np.argsort(buckets, kind="stable")  # stable: a bucket's rows stay in the order they came
-        ordered, sizes = values[order], np.bincount(buckets, minlength=BUCKETS)
+        ordered, sizes = values[order], np.bincount(buckets, minlength=len(self.counts))
         start = 0
         for bucket in np.flatnonzero(sizes).tolist():
             end = start + int(sizes[bucket])
@@ -93,11 +117,11 @@ class StagedPositions:
         to :data:`PART_ROWS` rows, counting ``beside`` (the rows each bucket has elsewhere, to
         be sorted with them, in its size); a bucket larger is a part of its own."""
         sizes = [count + (beside[bucket] if bucket < len(beside) else 0) for bucket, count in enumerate(self.counts)]
-        first, rows = 0, 0
-        for bucket in range(BUCKETS):
+        first, rows, last = 0, 0, len(sizes) - 1
+        for bucket in range(len(sizes)):
             rows += sizes[bucket]
-            if bucket == BUCKETS - 1 or rows + sizes[bucket + 1] > PART_ROWS:
-                yield (*bucket_range(first, bucket), rows, self._read(first, bucket))
+            if bucket == last or rows + sizes[bucket + 1] > PART_ROWS:
+                yield (*self.bucket_range(first, bucket), rows, self._read(first, bucket))
                 first, rows = bucket + 1, 0
 
     def _read(self, first: int, last: int) -> Iterator[np.ndarray]:
@@ -121,21 +145,45 @@ def sort_into(database: Database, staged: StagedPositions, old: str | None = Non
     :data:`~bgrecord.tables.writing_rows.NO_PLAY` goes in as NULL."""
     import numpy as np
 
+    table = _Appended(database)
+    table.append(_sorted(database, staged, table, np.empty((0, WIDTH), dtype=np.int64), old, kept), every=True)
+
+
+def _sorted(database: Database, staged: StagedPositions, table: _Appended, pending: np.ndarray, old: str | None, kept: str) -> np.ndarray:
+    """The ``staged`` rows, with the old ones of their range, appended in order after the
+    sorted rows ``pending``; the rows left (less than a row group), to go in with the next."""
+    import numpy as np
+
     from bgrecord.tables.writing_rows import handed_back
 
-    beside = [0] * BUCKETS
-    if old:
-        for bucket, count in database.query(f"SELECT (position >> {SHIFT}) + {BUCKETS // 2}, count(*) FROM {old} GROUP BY 1"):
-            beside[int(bucket)] = int(count)
-    table = _Appended(database)
-    pending = np.empty((0, WIDTH), dtype=np.int64)
+    beside = [0] * len(staged.counts)
+    if old:  # the old rows of each bucket, sorted with its own
+        if staged.bits == 64:
+            bucket, within = f"(position >> {SHIFT}) + {BUCKETS // 2}", ""
+        else:
+            bucket = f"(position - ({staged.low})) >> {staged.shift}"
+            within = " WHERE position BETWEEN {} AND {}".format(*staged.bucket_range(0, len(beside) - 1))
+        for number, count in database.query(f"SELECT {bucket}, count(*) FROM {old}{within} GROUP BY 1"):
+            beside[int(number)] = int(count)
     for low, high, size, chunks in staged.parts(beside):
         olds = ""
         if old:
             olds = f"SELECT {_play_as('COALESCE')} FROM {old} WHERE position BETWEEN {low} AND {high}" + (f" AND {kept}" if kept else "")
-        if size > PART_ROWS:  # a bucket of a great many (a position in nearly every game): DuckDB sorts it
+        if size > PART_ROWS:  # a bucket of a great many (a position in nearly every game): split, or its one position's rows as they came
+            bucket = staged.bucket_of(low)
             pending = table.append(pending, every=True)
-            _sorted_by_duckdb(database, chunks, olds)
+            if not staged.counts[bucket]:  # old rows alone: as they are
+                _copied_old(database, str(old), low, high, kept)
+            elif _one_position(database, staged, bucket, table, old, kept):
+                continue
+            elif staged.shift:
+                apart = staged.split(bucket)
+                try:
+                    pending = _sorted(database, apart, table, pending, old, kept)
+                finally:
+                    apart.remove()
+            else:  # one hash, its rows not in order (not as a run stages them): DuckDB sorts them
+                _sorted_by_duckdb(database, chunks, olds)
             continue
         rows = [*chunks]
         if olds:
@@ -156,7 +204,7 @@ def sort_into(database: Database, staged: StagedPositions, old: str | None = Non
             pending = table.append(merged)
             del merged
             handed_back()
-    table.append(pending, every=True)
+    return pending
 
 
 class _Appended:
@@ -181,6 +229,41 @@ class _Appended:
             if self.groups % RELEASED_EVERY == 0:
                 self.database.release(RELEASED_TO)
         return rows[count:].copy()  # alone: a view would keep the whole array it is part of
+
+
+def _one_position(database: Database, staged: StagedPositions, bucket: int, table: _Appended, old: str | None, kept: str) -> bool:
+    """A bucket whose rows all hold one position, in the order of their games and steps (as a
+    run stages them, its games numbered after the old index's), appended as they came, with no
+    sort: the old rows of the bucket's range up to that position (its own among them) first,
+    then these, then the old rows past it (the old ones in the table's order, which DuckDB
+    keeps as it copies them). False, nothing appended, for any other bucket."""
+    import numpy as np
+
+    position, before = None, None
+    for chunk in staged._read(bucket, bucket):  # looked at first: a bucket of several positions is split, not sorted here
+        position = int(chunk[0, 0]) if position is None else position
+        rows = chunk if before is None else np.concatenate([before, chunk])
+        games, steps = rows[:, 1], rows[:, 2]
+        if (chunk[:, 0] != position).any() or not ((games[1:] > games[:-1]) | ((games[1:] == games[:-1]) & (steps[1:] > steps[:-1]))).all():
+            return False
+        before = chunk[-1:]
+    if position is None:
+        return False
+    low, high = staged.bucket_range(bucket, bucket)
+    if old:
+        _copied_old(database, old, low, position, kept)
+    pending = np.empty((0, WIDTH), dtype=np.int64)
+    for chunk in staged._read(bucket, bucket):
+        pending = table.append(np.concatenate([pending, chunk]))
+    table.append(pending, every=True)
+    if old and position < high:
+        _copied_old(database, old, position + 1, high, kept)
+    return True
+
+
+def _copied_old(database: Database, old: str, low: int, high: int, kept: str) -> None:
+    """The old rows of hashes ``low`` to ``high`` that ``kept`` keeps into the positions table, in their order."""
+    database.execute(f"INSERT INTO positions SELECT * FROM {old} WHERE position BETWEEN {low} AND {high}" + (f" AND {kept}" if kept else ""))
 
 
 def _numbers(database: Database, sql: str) -> np.ndarray | None:
