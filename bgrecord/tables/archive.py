@@ -212,15 +212,15 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
                 _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
                 writer.flush()
             database.release(RELEASED_TO)  # what is left written: DuckDB's memory free for what follows
-            summed = sums is not None and not sums.spoiled
+            finishing = sums if sums is not None and not sums.spoiled else None  # else every game summed again
             # a new index's last steps within a lower bound (their scans filled the run's); a run that changes an index
             # sums every game again and marks copies among the old, in more (a million games' failed within 24 MB)
-            with database.bounded(DUCKDB_ENDING_MEMORY) if summed else contextlib.nullcontext():
+            with database.bounded(DUCKDB_ENDING_MEMORY) if finishing is not None else contextlib.nullcontext():
                 _drop_games(work_copy, purged)
                 copies.mark(database)
                 file_order.record(database, int(numbers[1]), writer.runs)
-                if sums is not None and summed:
-                    sums.finish(copies_marked=False)
+                if finishing is not None:
+                    finishing.finish(copies_marked=False)
                 else:
                     summed_again(database, dedupe, people)
     return report

@@ -32,8 +32,9 @@ ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 DATABASES = tuple(ENGINES)  # a database's name ends so (an analysis table's does not)
 DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
 DUCKDB_WRITING_MEMORY = "64MB"  # a run that writes an index: full from some 100,000 games on, its peak flat past them (docs/stats.md)
-# a run's last steps, over whole tables (the copies marked, the sums made again): DuckDB keeps the blocks it reads up to its
-# bound, and a million games' columns scanned there filled it (43 MB over what the run held once its rows were in: its peak)
+# a new index's last steps, over whole tables (the copies marked; the matches, players and dice written): DuckDB keeps the
+# blocks it reads up to its bound, and a million games' columns scanned there filled it (43 MB over what the run held once
+# its rows were in: its peak). A run that changes an index sums every game again there, within DUCKDB_WRITING_MEMORY.
 DUCKDB_ENDING_MEMORY = "24MB"
 # DuckDB's threads while an index run writes its rows (not its positions: bgrecord.tables.archive.index): its workers have
 # the machine's cores, and each of DuckDB's threads keeps memory of its own, the C library's, by which a run's peak crept up

@@ -67,6 +67,14 @@ class StagedPositions:
             return bucket_of(position)
         return (position - self.low) >> self.shift  # within 2**54 of low: no 64-bit overflow
 
+    def bucket_in_sql(self) -> tuple[str, str]:
+        """:meth:`bucket_of` in SQL, over a table's ``position``: the expression, and the
+        condition (SQL, or "") that keeps the rows of this range (where the expression holds)."""
+        if self.bits == 64:
+            return f"(position >> {SHIFT}) + {BUCKETS // 2}", ""  # the top bits: low's offset would overflow a BIGINT
+        low, high = self.bucket_range(0, len(self.counts) - 1)
+        return f"(position - ({low})) >> {self.shift}", f"position BETWEEN {low} AND {high}"
+
     def bucket_range(self, first: int, last: int) -> tuple[int, int]:
         """The hashes (signed 64-bit integers, as the table holds them) of buckets ``first`` to ``last``."""
         return self.low + (first << self.shift), self.low + ((last + 1) << self.shift) - 1
@@ -158,12 +166,8 @@ def _sorted(database: Database, staged: StagedPositions, table: _Appended, pendi
 
     beside = [0] * len(staged.counts)
     if old:  # the old rows of each bucket, sorted with its own
-        if staged.bits == 64:
-            bucket, within = f"(position >> {SHIFT}) + {BUCKETS // 2}", ""
-        else:
-            bucket = f"(position - ({staged.low})) >> {staged.shift}"
-            within = " WHERE position BETWEEN {} AND {}".format(*staged.bucket_range(0, len(beside) - 1))
-        for number, count in database.query(f"SELECT {bucket}, count(*) FROM {old}{within} GROUP BY 1"):
+        bucket, within = staged.bucket_in_sql()
+        for number, count in database.query(f"SELECT {bucket}, count(*) FROM {old}{f' WHERE {within}' if within else ''} GROUP BY 1"):
             beside[int(number)] = int(count)
     for low, high, size, chunks in staged.parts(beside):
         olds = ""
