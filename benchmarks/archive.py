@@ -89,7 +89,7 @@ def main() -> None:
             print(f"{engine}: {games:,} games, {target.stat().st_size / games:,.0f} bytes a game; index/validate median "
                   f"{statistics.median(ratios[engine]):.2f}x the time, {statistics.median(cpu_ratios[engine]):.2f}x the CPU "
                   f"(of {options.pairs} pairs)")  # fmt: skip
-            from bgrecord.tables.search import positions
+            from bgrecord.tables.read_back import positions
 
             middle = next(row["position_id"] for row in positions(target) if row["action"] == "move" and row["step"] > 20)
             for what, position in (("a middle-game position", middle), ("the opening position", "4HPwATDgc/ABMA")):

@@ -2,7 +2,7 @@
 index and find grow with them (issue 33).
 
     python benchmarks/archive_scale.py [--sizes 10000,100000] [--folder DIR] [--jobs 2] [--seed 1]
-                                       [--commands validate,stats,sqlite,duckdb,find]
+                                       [--commands validate,stats,sqlite,duckdb,find,update]
 
 The archive is played by bgrecord's own rules core: a seeded random player (who avoids hitting
 four times in five, which gives games of real length: some 50 plies), matches of 1 to 17
@@ -17,11 +17,13 @@ At each size it times, as a user runs them: ``validate``, ``stats -o games.csv``
 into SQLite and DuckDB, and ``find`` (the library's search of 50 positions drawn from the
 index, warm: the median and the slowest, of the first 100 occurrences and of all of them, the
 index opened for each lookup as ``bgrecord find`` does, and on an index kept open as a program
-serving searches keeps it), with the peak memory
-of each command (its largest process), and prints the growth: time and bytes a game at each
-size, divided by the first size's. The targets (issue 33): time and bytes a game flat within
-20%, memory flat, find under 50 ms at a million games. Measure on a quiet machine: on a loaded
-one, compare the ratios, not the seconds.
+serving searches keeps it), and with ``update`` a run that adds one file to a copy of each
+index (every file of the archive looked up again, every game summed again); with the peak
+memory of each command (its largest process). It prints the growth: time and bytes a game at
+each size, divided by the first size's, and the bytes each game added since the size before
+(what a game costs, without the file's fixed cost: a block or two a table). The targets (issue
+33): time and bytes a game flat within 20%, memory flat, find under 50 ms at a million games.
+Measure on a quiet machine: on a loaded one, compare the ratios, not the seconds.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from bgrecord.writing.writers import play_text
 FILES_A_FOLDER = 1000
 LENGTHS = {1: 8, 3: 14, 5: 24, 7: 24, 9: 12, 11: 10, 13: 4, 15: 2, 17: 2}  # match lengths and their weights
 NAMES = 3000  # players in the archive
+ADDED = 10**8  # the number of the file an update run adds (past any archive's)
 DOUBLE, TAKE, RESIGN, HIT = 0.03, 0.75, 0.004, 0.2  # a double on a turn it may; a take; a resignation on a turn; a hit when not avoided
 
 
@@ -241,7 +244,7 @@ def find_latency(database: Path, folder: Path) -> dict[str, float]:
     return found
 
 
-def measure(folder: Path, games: int, work: Path, jobs: int, commands: list[str]) -> dict[str, Any]:
+def measure(folder: Path, games: int, work: Path, jobs: int, commands: list[str], seed: int) -> dict[str, Any]:
     """Each command's figures, each also said on stderr as soon as it is measured (a long
     run cut short keeps what it measured)."""
     found: dict[str, Any] = {"games": games}
@@ -264,15 +267,23 @@ def measure(folder: Path, games: int, work: Path, jobs: int, commands: list[str]
             said(f"index {engine}", run(["index", *j, str(folder), "-o", str(target)]))
         said(f"bytes {engine}", target.stat().st_size)
         said(f"find {engine}", find_latency(target, folder))
+        if "update" in commands:
+            updated = work / f"updated.{engine}"
+            shutil.copyfile(target, updated)
+            added, _ = _write_file(work / "added", ADDED, seed)
+            try:
+                said(f"update {engine}", run(["index", *j, str(folder), str(work / "added" / added), "-o", str(updated)]))
+            finally:
+                updated.unlink()
     return found
 
 
 def report(results: list[dict[str, Any]]) -> None:
     first = results[0]
     print(f"{'games':>9} | {'command':<14} | {'seconds':>8} | {'µs/game':>8} | {'growth':>6} | {'peak MB':>7} | {'CPU s':>7} | {'growth':>6}")
-    for result in results:
+    for number, result in enumerate(results):
         games = result["games"]
-        for name in ("validate", "stats", "index sqlite", "index duckdb"):
+        for name in ("validate", "stats", "index sqlite", "update sqlite", "index duckdb", "update duckdb"):
             if name not in result:
                 continue
             seconds, peak, cpu = result[name]
@@ -284,7 +295,11 @@ def report(results: list[dict[str, Any]]) -> None:
             if f"bytes {engine}" not in result:
                 continue
             per = result[f"bytes {engine}"] / games
-            growth = f" ({per / (first[f'bytes {engine}'] / first['games']):.2f})" if f"bytes {engine}" in first else ""
+            notes = [f"{per / (first[f'bytes {engine}'] / first['games']):.2f}"] if f"bytes {engine}" in first else []
+            before = results[number - 1] if number else None
+            if before is not None and f"bytes {engine}" in before and games > before["games"]:  # what a game costs, past the fixed
+                notes.append(f"{(result[f'bytes {engine}'] - before[f'bytes {engine}']) / (games - before['games']):,.0f} a game added")
+            growth = f" ({'; '.join(notes)})" if notes else ""
             find = result[f"find {engine}"]
             print(f"{games:>9,} | {engine:<14} | {per:,.0f} bytes a game{growth}; find, median and slowest of 50 (ms): "
                   f"first {FIRST} {find['first median']:.1f}, {find['first slowest']:.1f} (kept open {find['first kept median']:.1f}, "
@@ -312,7 +327,7 @@ def main() -> None:
         print(f"{total:,} games in {files:,} files", file=sys.stderr)
         work = options.folder / "work" / str(games)
         work.mkdir(parents=True, exist_ok=True)
-        results.append(measure(folder, total, work, options.jobs, options.commands.split(",")))
+        results.append(measure(folder, total, work, options.jobs, options.commands.split(","), options.seed))
         report(results)
         sys.stdout.flush()
 

@@ -2,7 +2,7 @@
 index of schema 2 held (a row an action, with every identifier of the position before it),
 the play in bgrecord's notation, an empty name as every output writes it since issue 30
 (``(no name, left)``). ``tests/test_index.py`` checks that the index, read back
-(:func:`bgrecord.tables.search.positions`), gives these rows, column by column.
+(:func:`bgrecord.tables.read_back.positions`), gives these rows, column by column.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from bgrecord.core.ids import XGID, MatchState
 from bgrecord.core.position import Position
 from bgrecord.formats.reader import match_files
 from bgrecord.show.steps import step_records
-from bgrecord.tables import archive, copies, search, stats
+from bgrecord.tables import archive, copies, read_back, search, stats
 from bgrecord.tables.database import Database
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
@@ -40,7 +40,7 @@ def copy_samples(folder: Path) -> Path:
 def table(path: Path, name: str) -> pd.DataFrame:
     """A table of the index at ``path``: the positions as the rows they stand for, the others as stored."""
     if name == "positions":
-        return pd.DataFrame(list(search.positions(path)), columns=list(search.POSITION_ROW_COLUMNS))
+        return pd.DataFrame(list(read_back.positions(path)), columns=list(read_back.POSITION_ROW_COLUMNS))
     database = Database(path)
     try:
         columns = list(INDEX_GAME_COLUMNS if name == "games" else TABLES[name])

@@ -31,7 +31,7 @@ from click.testing import CliRunner, Result
 
 from bgrecord.cli import main
 from bgrecord.core.position import Position
-from bgrecord.tables import search, stats
+from bgrecord.tables import read_back, search, stats
 from bgrecord.tables.database import Database
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -208,4 +208,4 @@ def test_a_value_another_program_set_to_null_is_unknown_never_an_internal_error(
     for args in (["find", str(database), START], ["find", str(database), START, "--format", "json", "--player", "Alice"],
                  ["find", str(database), "sGfwATDgc/ABMA", "--play", "8/5 6/5"], ["index", str(CLEAN), "-o", str(database)]):  # fmt: skip
         assert invoke(*args).exit_code in (0, 1, 2)
-    assert all(row.keys() == set(search.POSITION_ROW_COLUMNS) for row in search.positions(database))
+    assert all(row.keys() == set(read_back.POSITION_ROW_COLUMNS) for row in read_back.positions(database))

@@ -29,8 +29,8 @@ from bgrecord.formats.source import Input
 from bgrecord.replay.matchkeys import content_key
 from bgrecord.show.steps import step_records
 from bgrecord.tables import positions as codes
-from bgrecord.tables import archive, file_order, search, staging, stats, summaries, writing_rows
-from bgrecord.tables.database import Database
+from bgrecord.tables import archive, file_order, read_back, search, staging, stats, summaries, writing_rows
+from bgrecord.tables.database import RELEASED_TO, Database
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +56,7 @@ def plain(value: Any) -> Any:
 def rows_of(path: Path, table: str) -> list[dict[str, Any]]:
     """A table of the index (or the positions as the rows they stand for), sorted."""
     if table == "positions":
-        return ordered(list(search.positions(path)), table)
+        return ordered(list(read_back.positions(path)), table)
     database = Database(path)
     try:
         columns = list(INDEX_GAME_COLUMNS if table == "games" else TABLES[table])
@@ -103,7 +103,7 @@ def test_the_index_holds_what_the_index_of_schema_2_held(tmp_path: Path, engine:
     db = tmp_path / f"archive.{engine}"
     assert run("index", *files, "-o", str(db), "-j", "1").exit_code == 0
     expected = ordered([row for name in files for row in expected_positions(name)], "positions")
-    same_table(rows_of(db, "positions"), expected, list(search.POSITION_ROW_COLUMNS), "positions")
+    same_table(rows_of(db, "positions"), expected, list(read_back.POSITION_ROW_COLUMNS), "positions")
     games = stats.games(files)
     said = [{"file": name, "file_key": content_key(Input.named(name)), "games": int((games["file"] == name).sum()), "problem": None}
             for name in files]  # fmt: skip
@@ -238,6 +238,37 @@ def test_duckdb_keeps_an_old_row_another_program_left_null_as_it_is_when_a_run_a
     assert by_duckdb and len(after) == len(before)
     assert [row[:3] for row in after] == sorted(row[:3] for row in after)
     assert [row for row in after if row[3] is None] == [row for row in before if row[3] is None] != []
+
+
+@pytest.mark.parametrize("old_in_order", [True, False], ids=["as the index keeps them", "another program's order"])
+def test_old_rows_alone_in_a_part_go_in_as_the_old_table_keeps_them_or_sorted_when_out_of_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                                                  old_in_order: bool) -> None:  # fmt: skip
+    """A part of the hash range that holds old rows alone (most of a run that adds a file to a
+    large index) goes in as the old table keeps them, not sorted again; old rows another
+    program wrote out of order are sorted. The table is in order either way."""
+    pytest.importorskip("duckdb")
+    import numpy as np
+
+    monkeypatch.setattr(staging, "PART_ROWS", 50)
+    monkeypatch.setattr(staging, "ROW_GROUP", 8)
+    generator = np.random.default_rng(5)
+    old = np.zeros((400, staging.WIDTH), dtype=np.int64)
+    old[:, 0], old[:, 1], old[:, 2] = generator.integers(-(1 << 62), 1 << 62, 400), generator.integers(0, 100, 400), 1
+    old = old[np.lexsort((old[:, 2], old[:, 1], old[:, 0]))]
+    new = np.zeros((5, staging.WIDTH), dtype=np.int64)
+    new[:, 0], new[:, 1], new[:, 2] = old[7, 0] + 1, 100, np.arange(5)  # in the first part alone
+    database = Database(tmp_path / "positions.duckdb")
+    database.create()
+    database.execute("CREATE TABLE old_positions AS SELECT * FROM positions LIMIT 0")
+    database.append("old_positions", [tuple(row) for row in (old if old_in_order else old[::-1]).tolist()], TABLES["positions"])
+    staged = staging.StagedPositions(tmp_path / "staged")
+    staged.add(new)
+    alone: list[bool] = []
+    monkeypatch.setattr(staging, "_in_order", lambda rows, was=staging._in_order: alone.append(was(rows)) or alone[-1])
+    staging.sort_into(database, staged, "old_positions")
+    expected = sorted(map(tuple, np.concatenate([old, new]).tolist()))
+    assert database.query("SELECT * FROM positions") == expected
+    assert len(alone) >= 5 and all(alone) == old_in_order and (old_in_order or not any(alone))
 
 
 @pytest.mark.parametrize("in_order", [True, False], ids=["as a run stages them", "out of order"])
@@ -478,7 +509,8 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
     a search of a file, a search of a Parquet dataset (its views over the files: it was unbounded)."""
     duckdb = pytest.importorskip("duckdb")
     from bgrecord.tables import working
-    from bgrecord.tables.database import DUCKDB_MEMORY, DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS
+    from bgrecord.tables import copies
+    from bgrecord.tables.database import DUCKDB_MEMORY, DUCKDB_SCANNING_MEMORY, DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS
 
     def bound(connection: Any) -> str:
         return str(connection.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
@@ -489,19 +521,27 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
     expected = bound(duckdb.connect(":memory:", config={"memory_limit": DUCKDB_MEMORY}))
     writing = bound(duckdb.connect(":memory:", config={"memory_limit": DUCKDB_WRITING_MEMORY}))
     sorting = bound(duckdb.connect(":memory:", config={"memory_limit": staging.SORTING_MEMORY}))
-    assert len({expected, writing, sorting, bound(duckdb.connect(":memory:"))}) == 4
+    scanning = bound(duckdb.connect(":memory:", config={"memory_limit": DUCKDB_SCANNING_MEMORY}))
+    assert len({expected, writing, sorting, bound(duckdb.connect(":memory:"))}) == 4 and scanning not in (expected, writing)
     samples = copy_samples(tmp_path / "samples")
     index = tmp_path / "archive.duckdb"
     finish, seen = working.Working.finish, []
     sort_into, sorted_within, threads = working.sort_into, [], []
     release, released = Database.release, []
+    execute, mark, summed_again, scanned = Database.execute, copies.mark, archive.summed_again, []
     with monkeypatch.context() as patched:
+        # the steps over whole tables: the old index's tables copied, the copies marked, the games summed again
+        patched.setattr(Database, "execute", lambda self, sql, *args: (sql.startswith('CREATE TABLE "') and scanned.append(("copied", bound(self.connection))))
+                        or execute(self, sql, *args))  # fmt: skip
+        patched.setattr(copies, "mark", lambda database: scanned.append(("marked", bound(database.connection))) or mark(database))
+        patched.setattr(archive, "summed_again", lambda database, *args: scanned.append(("summed", bound(database.connection)))
+                        or summed_again(database, *args))  # fmt: skip
         patched.setattr(working.Working, "finish", lambda self: seen.append(bound(self.database.connection)) or finish(self) or seen.append(
             bound(self.database.connection)))  # fmt: skip
         patched.setattr(working, "sort_into", lambda database, *args: sorted_within.append(bound(database.connection)) or threads.append(
             ("sorting", threads_of(database))) or sort_into(database, *args))  # fmt: skip
         patched.setattr(writing_rows, "ROW_GROUP", 1)  # DuckDB's cache let go after each game: its bound set back each time
-        patched.setattr(Database, "release", lambda self, memory: released.append(memory) or threads.append(("writing", threads_of(self)))
+        patched.setattr(Database, "release", lambda self, memory=RELEASED_TO: released.append(memory) or threads.append(("writing", threads_of(self)))
                         or release(self, memory))  # fmt: skip
         patched.setattr(archive, "FIRST_LOOKED_UP", 3)  # the files in chunks: the paths taken known by their digests
         patched.setattr(archive, "LOOKED_UP_AT_ONCE", 5)
@@ -509,13 +549,15 @@ def test_duckdb_is_bounded_wherever_it_is_opened(tmp_path: Path, monkeypatch: py
             assert run("index", str(samples), "-o", str(index)).exit_code == 0
     # the run's bound; the positions sorted into place within a smaller one, then set back
     assert seen == [writing] * 4 and sorted_within == [sorting]  # the second run found nothing new to sort
+    assert [step for step, _ in scanned if step != "copied"] == ["marked", "marked", "summed"] and {within for _, within in scanned} == {scanning}
+    assert ("copied", scanning) in scanned
     # one thread while the rows are written (the workers have the cores; each of DuckDB's threads keeps memory of its own), and
     # DuckDB's own number for the positions (it packs their row groups into fewer blocks so)
     probe = Database(tmp_path / "threads.duckdb")
     machines = threads_of(probe)
     probe.close()
     assert DUCKDB_WRITING_THREADS == 1 and {("writing", 1), ("sorting", machines)} == set(threads[: threads.index(("sorting", machines)) + 1])
-    assert released and set(released) == {writing_rows.RELEASED_TO}
+    assert released and set(released) == {RELEASED_TO}
     # no index DuckDB holds whole in memory grows with the files (the files' keys, the run's paths)
     assert duckdb.connect(str(index), read_only=True).execute("SELECT count(*) FROM duckdb_indexes()").fetchall() == [(0,)]
     for opened_here in (Database(tmp_path / "new.duckdb"), Database(index, read_only=True)):
@@ -643,6 +685,32 @@ def test_an_index_checkpointed_at_each_row_group_of_games_is_the_same_index(tmp_
     assert rows_of(plain, "positions")
 
 
+def test_every_block_of_a_duckdb_index_holds_a_tables_rows_and_its_few_keys_one(tmp_path: Path) -> None:
+    """A DuckDB index holds no block but its tables' and DuckDB's own metadata (no index of a key),
+    and the ``bgrecord`` table's keys, written by a run's first and last steps, share one block,
+    after a new index's run and after one that adds to it."""
+    duckdb = pytest.importorskip("duckdb")
+    samples = copy_samples(tmp_path / "samples")
+    added = tmp_path / "later"
+    added.mkdir()
+    shutil.move(str(next(samples.glob("*.mat"))), added / "first.mat")
+    target = tmp_path / "index.duckdb"
+    for given in ([samples], [samples, added]):
+        assert run("index", *map(str, given), "-o", str(target)).exit_code == 0
+        read = duckdb.connect(str(target), read_only=True)
+        try:
+            tables = [name for (name,) in read.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+            used = {block for table in tables
+                    for (block,) in read.execute(f"SELECT DISTINCT block_id FROM pragma_storage_info('{table}') WHERE block_id >= 0").fetchall()}  # fmt: skip
+            metadata = {block for (block,) in read.execute("SELECT block_id FROM pragma_metadata_info()").fetchall()}
+            total, free = read.execute("SELECT total_blocks, free_blocks FROM pragma_database_size()").fetchall()[0]
+            assert total - free == len(used | metadata)
+            assert read.execute("SELECT count(DISTINCT block_id), count(DISTINCT row_group_id) FROM pragma_storage_info('bgrecord') WHERE block_id >= 0").fetchall() == [(1, 1)]
+            assert sorted(read.execute("SELECT key FROM bgrecord").fetchall()) == [("game_order",), ("schema",)]
+        finally:
+            read.close()
+
+
 def test_a_database_without_positions_says_so(tmp_path: Path) -> None:
     db = tmp_path / "empty.sqlite"
     (tmp_path / "notes.mat").write_text("no match here\n")
@@ -687,6 +755,13 @@ def test_stats_and_the_index_tables_are_equal_on_the_samples(tmp_path: Path, eng
     assert run("index", *files, "-o", str(db)).exit_code == 0  # nothing changed: summed again from the games table
     same_summaries(db, expected)
     assert len(summed_again) == 1
+    # the parts are cut by the files table's count of games: counts another program changed cut them elsewhere, no game lost
+    changed = Database(db)
+    changed.execute("UPDATE files SET games = CASE WHEN file_id % 2 = 0 THEN 0 ELSE 7 END")
+    changed.close()
+    assert run("index", *files, "-o", str(db)).exit_code == 0
+    same_summaries(db, expected)
+    assert len(summed_again) == 2
 
     failing = next(name for name in files if name.endswith("bbgt-two-matches.mat"))
     (tmp_path / "failing").mkdir()
@@ -702,7 +777,7 @@ def test_stats_and_the_index_tables_are_equal_on_the_samples(tmp_path: Path, eng
     done = run("index", *files, "-o", str(tmp_path / f"again.{engine}"), "-q")
     assert done.exit_code == 2 and "bbgt-two-matches.mat: bgrecord failed on this file (ValueError" in done.output, done.output
     same_summaries(tmp_path / f"again.{engine}", expected)
-    assert len(summed_again) == 2  # the new index's summing spoiled: summed again
+    assert len(summed_again) == 3  # the new index's summing spoiled: summed again
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -820,7 +895,7 @@ def test_the_positions_read_back_are_the_replays_on_the_shared_corpus(corpus_ind
     db, files, _ = corpus_index
     copies = {row["file"] for row in rows_of(db, "files") if row["copy_of"] is not None}
     expected = [row for name in files if name not in copies for row in expected_positions(name)]
-    same_table(rows_of(db, "positions"), ordered(expected, "positions"), list(search.POSITION_ROW_COLUMNS), "positions")
+    same_table(rows_of(db, "positions"), ordered(expected, "positions"), list(read_back.POSITION_ROW_COLUMNS), "positions")
 
 
 def test_one_worker_two_workers_and_a_dask_cluster_make_the_same_index(tmp_path: Path) -> None:
@@ -1064,7 +1139,7 @@ def test_a_dataset_holds_the_tables_and_find_searches_it(tmp_path: Path) -> None
     assert len(games) == len(rows_of(db, "games")) and list(games.columns) == list(INDEX_GAME_COLUMNS)
     for position_id in ("4HPwATDgc/ABMA", "sGfwATDgc/ABMA", "4DnyADLgc/ABMA"):
         assert run("find", str(folder), position_id, "--format", "json").output == run("find", str(db), position_id, "--format", "json").output
-    same_table(ordered(list(search.positions(folder)), "positions"), rows_of(db, "positions"), list(search.POSITION_ROW_COLUMNS), "positions")
+    same_table(ordered(list(read_back.positions(folder)), "positions"), rows_of(db, "positions"), list(read_back.POSITION_ROW_COLUMNS), "positions")
     duckdb = pytest.importorskip("duckdb")
     assert duckdb.sql(f"SELECT count(*) FROM read_parquet('{folder}/positions/*/*.parquet', hive_partitioning = true)").fetchall() == \
         [(len(rows_of(db, "positions")),)]  # fmt: skip

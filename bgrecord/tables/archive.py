@@ -35,7 +35,7 @@ from bgrecord.replay.matchkeys import content_key
 from bgrecord.replay.rules import rules_for
 from bgrecord.replay.validate import internal_issue
 from bgrecord.tables import copies, file_order
-from bgrecord.tables.database import DUCKDB_ENDING_MEMORY, DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS, ROW_GROUP, Database
+from bgrecord.tables.database import DUCKDB_SCANNING_MEMORY, DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS, ROW_GROUP, Database
 from bgrecord.tables.digests import Digests
 from bgrecord.tables.positions import ACT_CODES, ANSWERS, PLAY_CODES, place_code, position_hash, position_key
 from bgrecord.tables.schema import POSITION_COLUMNS
@@ -43,7 +43,7 @@ from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.tables.stats import file_rows
 from bgrecord.tables.summaries import RunningSums, summed_again
 from bgrecord.tables.working import Working, working
-from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, RELEASED_TO, IndexReport, IndexRows, RowsWriter
+from bgrecord.tables.writing_rows import NO_PLAY, POSITIONS_A_CHUNK, POSITIONS_IN_MEMORY, IndexReport, IndexRows, RowsWriter
 from bgrecord.writing.writers import mat_rows
 
 # --- one file's rows ---
@@ -211,17 +211,14 @@ def index(target: str | Path, files: Iterable[str], work: Work, dedupe: bool = F
                     writer.flush()
                 _write(work, run.given(_orphaned_copies(database)), run, writer, purged, report)  # their original changed or is gone
                 writer.flush()
-            database.release(RELEASED_TO)  # what is left written: DuckDB's memory free for what follows
-            finishing = sums if sums is not None and not sums.spoiled else None  # else every game summed again
-            # a new index's last steps within a lower bound (their scans filled the run's); a run that changes an index
-            # sums every game again and marks copies among the old, in more (a million games' failed within 24 MB)
-            with database.bounded(DUCKDB_ENDING_MEMORY) if finishing is not None else contextlib.nullcontext():
+            database.release()  # what is left written: DuckDB's memory free for what follows
+            with database.bounded(DUCKDB_SCANNING_MEMORY):  # the last steps' scans of whole tables filled the run's bound
                 _drop_games(work_copy, purged)
                 copies.mark(database)
                 file_order.record(database, int(numbers[1]), writer.runs)
-                if finishing is not None:
-                    finishing.finish(copies_marked=False)
-                else:
+                if sums is not None and not sums.spoiled:
+                    sums.finish(copies_marked=False)
+                else:  # a run that changes an index, or took rows out again: every game summed again
                     summed_again(database, dedupe, people)
     return report
 

@@ -23,8 +23,6 @@ def mark(database: Database) -> None:
     first (one pass, grouped by key), and their games marked some :data:`GAMES_MARKED_AT_ONCE`
     at a time (a key's all at once), so that what a join or an update holds does not grow
     with the archive."""
-    from bgrecord.tables.writing_rows import RELEASED_TO
-
     database.execute(
         "CREATE TEMPORARY TABLE copied_keys AS SELECT match_key, sum(games) OVER (ORDER BY match_key) AS n FROM ("
         " SELECT match_key, sum(games) AS games FROM (SELECT match_key, count(*) AS games FROM game_rows WHERE match_key IS NOT NULL"
@@ -35,7 +33,7 @@ def mark(database: Database) -> None:
         games = int(database.query("SELECT COALESCE(max(n), 0) FROM copied_keys")[0][0])
         for first in range(0, games, GAMES_MARKED_AT_ONCE):
             _mark_copies(database, first, first + GAMES_MARKED_AT_ONCE)
-            database.release(RELEASED_TO)
+            database.release()
     finally:
         database.execute("DROP TABLE copied_keys")
 
@@ -50,7 +48,7 @@ def _mark_copies(database: Database, after: int, last: int) -> None:
         " WHERE match_key IN (SELECT match_key FROM copied_keys WHERE n > ? AND n <= ?))) WHERE n = 1", [after, last])  # fmt: skip
     try:
         # the marks found first (a query, on disk past DuckDB's bound), then written: an update that joined every file's
-        # name held it all in memory, past a run's last bound (bgrecord.tables.database.DUCKDB_ENDING_MEMORY)
+        # name held it all in memory, past a run's last bound (bgrecord.tables.database.DUCKDB_SCANNING_MEMORY)
         here = "files.file || '#' || CAST(game_rows.match AS TEXT)"
         marked = f"CASE WHEN firsts.original = {here} THEN NULL ELSE firsts.original END"
         database.execute(f"CREATE TEMPORARY TABLE marks AS SELECT game_rows.game_id, {marked} AS mark FROM game_rows "

@@ -32,10 +32,11 @@ ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 DATABASES = tuple(ENGINES)  # a database's name ends so (an analysis table's does not)
 DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
 DUCKDB_WRITING_MEMORY = "64MB"  # a run that writes an index: full from some 100,000 games on, its peak flat past them (docs/stats.md)
-# a new index's last steps, over whole tables (the copies marked; the matches, players and dice written): DuckDB keeps the
-# blocks it reads up to its bound, and a million games' columns scanned there filled it (43 MB over what the run held once
-# its rows were in: its peak). A run that changes an index sums every game again there, within DUCKDB_WRITING_MEMORY.
-DUCKDB_ENDING_MEMORY = "24MB"
+# a run's steps over whole tables, whose blocks are read once (an update's copy of the old index's tables; the last steps:
+# the copies marked, the players, matches and dice written or summed again): DuckDB keeps the blocks it reads up to its
+# bound, and a million games' columns scanned there filled it (43 MB over what a new index's run held once its rows were in)
+DUCKDB_SCANNING_MEMORY = "24MB"
+RELEASED_TO = "4MB"  # what DuckDB keeps at a release (Database.release: its cache of the blocks it wrote filled its bound)
 # DuckDB's threads while an index run writes its rows (not its positions: bgrecord.tables.archive.index): its workers have
 # the machine's cores, and each of DuckDB's threads keeps memory of its own, the C library's, by which a run's peak crept up
 DUCKDB_WRITING_THREADS = 1
@@ -85,6 +86,7 @@ class Database:
         self.row_group = 0
         self.settings: dict[str, str] = {}  # DuckDB's settings as bgrecord gave them
         self.holding: tuple[str, ...] = ()  # the tables whose rows are held (held)
+        self.reading: dict[str, Path] = {}  # DuckDB: the files attached to read (attach_to_read), by name
         engine = duckdb_module(read_only) if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
@@ -105,7 +107,7 @@ class Database:
         """A database already open (DuckDB's views over a dataset's files)."""
         database = cls.__new__(cls)
         database.connection, database.engine, database.path, database.buckets, database.attached = connection, engine, path, None, False
-        database.row_group, database.settings, database.holding = 0, {}, ()
+        database.row_group, database.settings, database.holding, database.reading = 0, {}, (), {}
         return database
 
     def beside(self) -> Database:
@@ -215,7 +217,7 @@ class Database:
             self.execute(f"CREATE OR REPLACE TEMPORARY TABLE {held} AS SELECT * FROM {held} ORDER BY rowid OFFSET {moving}")
         return bool(moving)
 
-    def release(self, memory: str) -> None:
+    def release(self, memory: str = RELEASED_TO) -> None:
         """DuckDB: what it holds let go down to ``memory`` (its bound lowered a moment, the
         data written so far checkpointed first: what it lets go is then its cache of blocks
         written, already in the file). A file attached with a row group size
@@ -251,6 +253,20 @@ class Database:
         self.execute(f"DETACH {ATTACHED}")
         self.execute(_attached(self.path, False, self.row_group))
         self.execute(f"USE {ATTACHED}")
+        for name, path in self.reading.items():  # what DuckDB knows of a file it reads grows as well (an update's old index)
+            self.execute(f"DETACH {name}")
+            self.execute(f"ATTACH '{sql_text(str(path))}' AS {name} (READ_ONLY)")
+
+    def attach_to_read(self, name: str, path: Path) -> None:
+        """DuckDB: the database file ``path`` attached as ``name``, read only (attached again at
+        each :meth:`release`), until :meth:`detach`."""
+        self.execute(f"ATTACH '{sql_text(str(path))}' AS {name} (READ_ONLY)")
+        self.reading[name] = path
+
+    def detach(self, name: str) -> None:
+        """DuckDB: the file attached as ``name`` let go of."""
+        self.execute(f"DETACH {name}")
+        self.reading.pop(name, None)
 
     def names(self) -> set[str]:
         """The tables and views of the database."""
@@ -281,7 +297,8 @@ class Database:
         """The index's tables, empty (an existing one is kept), and the schema's version."""
         from bgrecord.tables.schema import TABLES, views
 
-        self.execute("CREATE TABLE IF NOT EXISTS bgrecord (key TEXT PRIMARY KEY, value TEXT)")
+        # no key declared: DuckDB would keep its index in a block of its own (256 KB); bgrecord writes each key once
+        self.execute("CREATE TABLE IF NOT EXISTS bgrecord (key TEXT, value TEXT)")
         if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
             self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [str(SCHEMA_VERSION)])
         for table, columns in TABLES.items():

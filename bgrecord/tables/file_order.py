@@ -107,8 +107,11 @@ def record(database: Database, first_new: int, written: Runs) -> None:
         runs = runs_in_file_order(database)
     else:
         runs = written.starts(starts or [], _game_order(last[0]) if last else None)
-    database.execute(f"DELETE FROM bgrecord WHERE key = '{GAME_ORDER}'")
-    database.execute(f"INSERT INTO bgrecord VALUES ('{GAME_ORDER}', ?)", [_MANY if runs is None else ",".join(map(str, runs))])
+    # the table written again whole: DuckDB keeps the rows a checkpoint wrote apart from those a later one
+    # adds, each in a block of its own (256 KB), and drops a row group all of whose rows are deleted
+    kept = database.query(f"SELECT key, value FROM bgrecord WHERE key <> '{GAME_ORDER}'")
+    database.execute("DELETE FROM bgrecord")
+    database.append("bgrecord", [*kept, (GAME_ORDER, _MANY if runs is None else ",".join(map(str, runs)))], {"key": "string", "value": "string"})
 
 
 def _value(database: Database) -> str | None:

@@ -1,8 +1,8 @@
 """Finding a position in an index (``bgrecord find``): every occurrence, streamed in file order
 from one lookup on the position's hash (:mod:`bgrecord.tables.positions`), with what was done
-from it and, where the index holds an analysis, the error made there; and the positions
-table read back as the rows it stands for (:func:`positions`: every identifier and the play's
-notation, made again from the game's plays).
+from it and, where the index holds an analysis, the error made there; and an index opened to
+be searched (:func:`searched`). The positions table read back whole is
+:mod:`bgrecord.tables.read_back`.
 
 A search may also ask for the identifier's dice, cube or score, a play (written in any order
 of its moves, with or without its hit marks) and the player who acted. An index without
@@ -18,32 +18,27 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, Iterator, cast
+from typing import Any, Iterator
 
-from bgrecord.core.ids import XGID, GameState, MatchState, identify
+from bgrecord.core.ids import MatchState, identify
 from bgrecord.core.moves import Dice
 from bgrecord.core.position import Position
 from bgrecord.tables.database import SCHEMA_VERSION, Database, divided
 from bgrecord.tables.opening import Opening
 from bgrecord.tables.file_order import file_order, recorded
-from bgrecord.tables.positions import (
-    ACTS, ANSWERS, DICE, KIND_CODES, Occurrence, cube_code, hash_of, id_of_key, occurrence, play_code, played,
-)  # fmt: skip
+from bgrecord.tables.identifiers import Identifiers, dice_text, match_state
+from bgrecord.tables.positions import ACTS, ANSWERS, DICE, KIND_CODES, cube_code, hash_of, occurrence, play_code
 from bgrecord.tables.storage import engine_failure, is_engine_error
 
 FOUND_COLUMNS = ("file", "line", "unit", "match", "game", "move", "action", "player", "player0", "player1", "dice", "play",
                  "position_id", "match_id", "xgid", "cube", "cube_owner", "score0", "score1", "match_length", "step")  # fmt: skip
-POSITION_ROW_COLUMNS = ("file", "match_key", "match", "game", "move", "line", "unit", "step", "action", "player", "player0", "player1",
-                        "dice", "play", "position_id", "match_id", "xgid", "ogid", "pips0", "pips1", "cube", "cube_owner", "score0",
-                        "score1", "match_length")  # fmt: skip
 _ROLLS = [(high, low) for high in range(1, 7) for low in range(1, high + 1)]
 _MOVE = r"(?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?"
 _PLAY = re.compile(rf"(?i){_MOVE}(?:\s+{_MOVE})*")  # of the stripped text: no run of blanks tried at each start
 _ANSWER_CODES = sorted(KIND_CODES[kind] for kind in ANSWERS)
-_FROM = "FROM positions p JOIN game_rows g ON g.game_id = p.game JOIN files f ON f.file_id = g.file_id"
+OCCURRENCES_FROM = "FROM positions p JOIN game_rows g ON g.game_id = p.game JOIN files f ON f.file_id = g.file_id"
 _ON_GAMES = re.compile(r"\b[gf]\.")  # a condition on a game's or a file's column (Wanted.where's aliases)
-_COLUMNS = ("f.file, f.unit, g.line, g.match, g.game, g.player0, g.player1, g.score0, g.score1, g.match_length, g.crawford, g.jacoby, "
+OCCURRENCE_COLUMNS = ("f.file, f.unit, g.line, g.match, g.game, g.player0, g.player1, g.score0, g.score1, g.match_length, g.crawford, g.jacoby, "
             "g.match_key, g.game_in_match, p.step, p.place, p.act, p.play")  # fmt: skip
 
 
@@ -152,7 +147,7 @@ def find_in(database: Database, wanted: Wanted, limit: int | None = None, analys
     without, as by find's text, which shows neither); and with ``analysis``, the decisions
     analysed there (``analysis``, a list, where the index holds an analysis; empty where none
     was made there)."""
-    made = _Identifiers(wanted.position_id) if identifiers else None
+    made = Identifiers(wanted.position_id) if identifiers else None
     judged = _Analyses(database) if analysis else None
     for row in _occurrence_rows(database, wanted, limit):
         found = _found(row, wanted.position_id, made)
@@ -167,7 +162,7 @@ _KEYS = ("COALESCE(f.file, '')", *(f"COALESCE({key}, {-(1 << 62)})" for key in (
 
 
 def _occurrence_rows(database: Database, wanted: Wanted, limit: int | None) -> Iterator[tuple[Any, ...]]:
-    """The rows of the occurrences (:data:`_COLUMNS`), in file order: each run of games the
+    """The rows of the occurrences (:data:`OCCURRENCE_COLUMNS`), in file order: each run of games the
     index recorded in file order (:mod:`bgrecord.tables.file_order`) read in the positions
     table's order, and the runs merged, so that the first rows come at once however many
     follow; in an index that recorded none, sorted (:func:`_sorted_rows`)."""
@@ -193,7 +188,7 @@ def _run_rows(database: Database, condition: str, values: list[Any], run: tuple[
     first, after_last = run
     bounds = (" AND p.game >= ?" if first is not None else "") + (" AND p.game < ?" if after_last is not None else "")
     values = values + [bound for bound in run if bound is not None]
-    sql = f"SELECT {_COLUMNS}, p.game, f.file_id {_FROM} WHERE {condition}{bounds}"
+    sql = f"SELECT {OCCURRENCE_COLUMNS}, p.game, f.file_id {OCCURRENCES_FROM} WHERE {condition}{bounds}"
     if database.engine != "duckdb":
         yield from database.tuples(f"{sql} ORDER BY p.game, p.step" + (f" LIMIT {int(limit)}" if limit else ""), values)
         return
@@ -201,7 +196,7 @@ def _run_rows(database: Database, condition: str, values: list[Any], run: tuple[
     since: list[Any] = []
     # a condition on the positions alone finds their keys without their games (a page's bounds
     # then count a row whose game another program took out: that page holds one row fewer)
-    keys_from = _FROM if _ON_GAMES.search(condition) else "FROM positions p"
+    keys_from = OCCURRENCES_FROM if _ON_GAMES.search(condition) else "FROM positions p"
     while True:
         after = " AND (p.game, p.step) > (?, ?)" if since else ""
         # the page's last key found first, on the keys alone: the rows' query then joins a page's games, not all of them
@@ -224,16 +219,16 @@ def _sorted_rows(database: Database, wanted: Wanted, condition: str, values: lis
     keys, marks = ", ".join(_KEYS), ", ".join("?" * len(_KEYS))
     if database.engine != "duckdb" or not _more_than(database, wanted, PAGE):
         bound = f" LIMIT {int(limit)}" if limit else ""
-        yield from database.tuples(f"SELECT {_COLUMNS} {_FROM} WHERE {condition} ORDER BY {keys}{bound}", values)
+        yield from database.tuples(f"SELECT {OCCURRENCE_COLUMNS} {OCCURRENCES_FROM} WHERE {condition} ORDER BY {keys}{bound}", values)
         return
     after: list[Any] = []
     left = limit or -1  # -1: no limit
     while left:
         since = f" AND ({keys}) > ({marks})" if after else ""  # strictly after: each page moves on
         page = PAGE if left < 0 else min(PAGE, left)
-        last = database.query(f"SELECT {keys} {_FROM} WHERE {condition}{since} ORDER BY {keys} LIMIT 1 OFFSET {page - 1}", values + after)
+        last = database.query(f"SELECT {keys} {OCCURRENCES_FROM} WHERE {condition}{since} ORDER BY {keys} LIMIT 1 OFFSET {page - 1}", values + after)
         until = f" AND ({keys}) <= ({marks})" if last else ""
-        for row in database.tuples(f"SELECT {_COLUMNS} {_FROM} WHERE {condition}{since}{until} ORDER BY {keys}",
+        for row in database.tuples(f"SELECT {OCCURRENCE_COLUMNS} {OCCURRENCES_FROM} WHERE {condition}{since}{until} ORDER BY {keys}",
                                    values + after + (list(last[0]) if last else [])):  # fmt: skip
             yield row
             left -= 1
@@ -255,67 +250,23 @@ def count_in(database: Database, wanted: Wanted) -> int:
     """How many times the position occurs in an index opened by :func:`searched` (as
     :func:`find_in` asks)."""
     condition, values = wanted.where(database.engine, database.buckets)
-    return int(database.query(f"SELECT count(*) {_FROM} WHERE {condition}", values)[0][0])
+    return int(database.query(f"SELECT count(*) {OCCURRENCES_FROM} WHERE {condition}", values)[0][0])
 
 
-class _Identifiers:
-    """The Match ID and XGID of the position in each state it is found in (remembered: the
-    occurrences of a position share a few states)."""
-
-    def __init__(self, position_id: str) -> None:
-        self.seen_from = [Position.from_id(position_id, player) for player in (0, 1)]
-        self.made: dict[MatchState, tuple[str | None, str | None]] = {}
-
-    def of(self, state: MatchState) -> tuple[str | None, str | None]:
-        found = self.made.get(state)
-        if found is None:
-            if len(self.made) > 10_000:
-                self.made.clear()
-            found = self.made[state] = (_match_id(state), _xgid(self.seen_from[state.player], state))
-        return found
-
-
-def _found(row: tuple[Any, ...], position_id: str, identifiers: _Identifiers | None) -> dict[str, Any]:
+def _found(row: tuple[Any, ...], position_id: str, identifiers: Identifiers | None) -> dict[str, Any]:
     file, unit, base, match, game, player0, player1, score0, score1, length, crawford, jacoby = row[:12]
     seen = occurrence(row[14:18], base)
     found = {
         "file": file, "line": seen.line, "unit": unit, "match": match, "game": game, "move": seen.move, "action": seen.kind,
-        "player": seen.player, "player0": player0, "player1": player1, "dice": _dice(seen), "play": seen.play,
+        "player": seen.player, "player0": player0, "player1": player1, "dice": dice_text(seen), "play": seen.play,
         "position_id": position_id, "match_id": None, "xgid": None, "cube": seen.cube, "cube_owner": seen.cube_owner,
         "score0": score0, "score1": score1, "match_length": length, "step": seen.step,
     }  # fmt: skip
     if identifiers is None:
         del found["match_id"], found["xgid"]
     else:
-        found["match_id"], found["xgid"] = identifiers.of(_state(seen, score0, score1, length, crawford, jacoby))
+        found["match_id"], found["xgid"] = identifiers.of(match_state(seen, score0, score1, length, crawford, jacoby))
     return found
-
-
-def _dice(seen: Occurrence) -> str | None:
-    return f"{max(seen.dice)}{min(seen.dice)}" if seen.dice else None
-
-
-def _state(seen: Occurrence, score0: Any, score1: Any, length: Any, crawford: Any, jacoby: Any) -> MatchState:
-    """The match state before the action, as GNU Backgammon shows it (its Match ID's fields)."""
-    return MatchState(cube=seen.cube, cube_owner=seen.cube_owner, player=seen.player, crawford=bool(crawford), state=GameState.PLAYING,
-                      turn=seen.actor, doubled=seen.kind in ANSWERS, dice=seen.dice or (0, 0), length=length or 0,
-                      score=(score0 or 0, score1 or 0), jacoby=bool(jacoby))  # fmt: skip
-
-
-def _match_id(state: MatchState) -> str | None:
-    try:
-        return state.id()
-    except (ValueError, OverflowError):  # a value another program wrote that no Match ID holds
-        return None
-
-
-def _xgid(position: Position | None, state: MatchState) -> str | None:
-    if position is None:
-        return None
-    try:
-        return str(XGID.from_gnubg(position, state))
-    except (ValueError, OverflowError, IndexError):
-        return None
 
 
 class _Analyses:
@@ -343,77 +294,6 @@ class _Analyses:
         sql = (f"SELECT {', '.join(self.COLUMNS)} FROM decisions WHERE match_key = ? AND game_in_match = ? AND step = ? AND plies = ? "
                "ORDER BY kind = 'checker'")  # fmt: skip
         return list(self.database.rows(sql, self.COLUMNS, [match_key, game_in_match, step, plies]))
-
-
-# --- the positions table read back ---
-
-
-def positions(path: str | Path) -> Iterator[dict[str, Any]]:
-    """The positions table as the rows it stands for (:data:`POSITION_ROW_COLUMNS`: every
-    identifier, the pip counts, the play in notation), in file order: each game's positions
-    are its plays applied from its start (each checked against its row's hash; a row that
-    does not agree, as after a change by another program, has no position, nor have the rows
-    after it until a known one)."""
-    sql = (f"SELECT {_COLUMNS}, p.position, s.position, g.post_crawford, p.game {_FROM} "
-           "LEFT JOIN start_positions s ON s.game = p.game AND s.step = p.step ORDER BY f.file, f.file_id, g.match, g.game, p.step")  # fmt: skip
-    with searched(path) as database:
-        game: list[tuple[Any, ...]] = []
-        for row in database.tuples(sql):
-            if game and row[21] != game[0][21]:
-                yield from _game_rows(game)
-                game = []
-            game.append(row)
-        yield from _game_rows(game)
-
-
-def _game_rows(rows: list[tuple[Any, ...]]) -> Iterator[dict[str, Any]]:
-    from bgrecord.replay.state import GameReplay, Step
-    from bgrecord.writing.writers import step_ogids
-
-    if not rows:
-        return
-    file, unit, base, match, game, player0, player1, score0, score1, length, crawford, jacoby, match_key = rows[0][:13]
-    seen = _replayed(rows, base)
-    score = (score0 or 0, score1 or 0)
-    steps = [Step(None, s.kind, s.actor, s.position, s.position, s.dice, None, s.cube, s.cube_owner, score) for s in seen]  # type: ignore[arg-type]
-    game_replay = cast(GameReplay, SimpleNamespace(steps=steps, crawford=bool(crawford), post_crawford=bool(rows[0][20])))
-    for each, ogid in zip(seen, step_ogids(game_replay, length or 0)):
-        state = _state(each, score0, score1, length, crawford, jacoby)
-        pips = each.position.pips() if each.position is not None else (None, None)
-        yield {
-            "file": file, "match_key": match_key, "match": match, "game": game, "move": each.move, "line": each.line, "unit": unit,
-            "step": each.step, "action": each.kind, "player": each.player, "player0": player0, "player1": player1, "dice": _dice(each),
-            "play": each.play, "position_id": each.position.id() if each.position is not None else None, "match_id": _match_id(state),
-            "xgid": _xgid(each.position, state), "ogid": ogid, "pips0": pips[0], "pips1": pips[1], "cube": each.cube,
-            "cube_owner": each.cube_owner, "score0": score0, "score1": score1, "match_length": length,
-        }  # fmt: skip
-
-
-def _replayed(rows: list[tuple[Any, ...]], base: Any) -> list[Occurrence]:
-    """A game's occurrences with their positions: from a kept start, each play applied in
-    turn; a position whose hash is not its row's is unknown, as are those after it until the
-    next kept one."""
-    seen = []
-    sides: Any = None
-    for row in rows:
-        each = occurrence(row[14:18], base)
-        seen.append(each)
-        if row[19] is not None:
-            try:
-                sides = Position.from_id(id_of_key(row[19]), each.player).sides
-            except (ValueError, TypeError):
-                sides = None
-        position = None if sides is None else Position(sides, each.player)
-        if position is None or not isinstance(row[18], int) or hash_of(position) != row[18]:
-            sides = None
-            continue
-        each.position = position
-        if each.kind == "move" and each.moves is not None:
-            try:
-                sides = played(position, each.moves).sides
-            except ValueError:
-                sides = None
-    return seen
 
 
 # --- opening an index to search ---

@@ -191,10 +191,19 @@ def _sorted(database: Database, staged: StagedPositions, table: _Appended, pendi
             continue
         rows = [*chunks]
         if olds:
-            found = _numbers(database, olds)
+            found = _numbers(database, olds, pending if not rows else pending[:0])
             if found is None:  # an old row holds a NULL (another program wrote it): DuckDB sorts the rows as they are
                 pending = table.append(pending, every=True)
                 _sorted_by_duckdb(database, iter(rows), olds)
+                continue
+            if not rows:  # old rows alone (most of an update's parts), after the rows left: as the old table keeps them
+                olds_alone = found[len(pending) :]
+                if not _in_order(olds_alone):  # not as bgrecord writes them (another program's rows)
+                    olds_alone[:] = olds_alone[np.lexsort((olds_alone[:, 2], olds_alone[:, 1], olds_alone[:, 0]))]
+                del olds_alone
+                pending = table.append(found)
+                del found
+                handed_back()
                 continue
             rows.append(found)
         if rows:
@@ -223,15 +232,13 @@ class _Appended:
     def append(self, rows: np.ndarray, every: bool = False) -> np.ndarray:
         """Sorted ``rows`` appended, a whole number of row groups of them (``every``: all);
         what is left, to go in with the next."""
-        from bgrecord.tables.writing_rows import RELEASED_TO
-
         count = len(rows) if every else len(rows) // ROW_GROUP * ROW_GROUP
         select = _play_as("NULLIF")
         for start in range(0, count, ROW_GROUP):  # a row group at a time: one group's columns copied
             _insert(self.database, "positions", rows[start : min(start + ROW_GROUP, count)], select)
             self.groups += 1
             if self.groups % RELEASED_EVERY == 0:
-                self.database.release(RELEASED_TO)
+                self.database.release()
         return rows[count:].copy()  # alone: a view would keep the whole array it is part of
 
 
@@ -270,14 +277,26 @@ def _copied_old(database: Database, old: str, low: int, high: int, kept: str) ->
     database.execute(f"INSERT INTO positions SELECT * FROM {old} WHERE position BETWEEN {low} AND {high}" + (f" AND {kept}" if kept else ""))
 
 
-def _numbers(database: Database, sql: str) -> np.ndarray | None:
-    """A query's rows of :data:`WIDTH` integers as an array; None when one holds a NULL."""
+def _numbers(database: Database, sql: str, before: np.ndarray) -> np.ndarray | None:
+    """A query's rows of :data:`WIDTH` integers as an array, after the rows ``before`` (one
+    array made, not two); None when one holds a NULL."""
     import numpy as np
 
-    found = database.connection.execute(sql).fetchnumpy()
-    if any(np.ma.is_masked(column) for column in found.values()):
+    columns = list(database.connection.execute(sql).fetchnumpy().values())
+    if any(np.ma.is_masked(column) for column in columns):
         return None
-    return np.column_stack([np.asarray(column, dtype=np.int64) for column in found.values()]).reshape(-1, WIDTH)
+    rows = np.empty((len(before) + (len(columns[0]) if columns else 0), WIDTH), dtype=np.int64)
+    rows[: len(before)] = before
+    for number, column in enumerate(columns):
+        rows[len(before) :, number] = column
+    return rows
+
+
+def _in_order(rows: np.ndarray) -> bool:
+    """Whether ``rows`` are in the table's order: by position, game and step."""
+    position, game, step = rows[:, 0], rows[:, 1], rows[:, 2]
+    later_game = (game[1:] > game[:-1]) | ((game[1:] == game[:-1]) & (step[1:] >= step[:-1]))
+    return bool(((position[1:] > position[:-1]) | ((position[1:] == position[:-1]) & later_game)).all())
 
 
 def _sorted_by_duckdb(database: Database, chunks: Iterator[np.ndarray], olds: str) -> None:

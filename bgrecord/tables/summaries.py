@@ -15,11 +15,12 @@ from typing import Any, Iterator
 
 from bgrecord.names import NO_ALIASES, People
 from bgrecord.tables.database import Database
-from bgrecord.tables.schema import SUMMARIES
+from bgrecord.tables.schema import FROM_FILES, SUMMARIES
 from bgrecord.tables.summing import SUMMED_COLUMNS, Tables
 
 MATCHES_AT_ONCE = 2_000  # summed matches written at a time: the matches table in flat memory (a few MB)
 GAMES_SORTED_AT_ONCE = 10_000  # games DuckDB sorts at a time when they are summed again (within its bound beside the run)
+PARTS_WRITTEN_AT_ONCE = 4096  # files whose part is written at a time
 
 
 class RunningSums:
@@ -93,26 +94,36 @@ def _games_in_file_order(database: Database) -> Iterator[dict[str, Any]]:
     sort of every game's wide row at once outgrows a run's bound at a million games (alone, it
     failed with 96 MB; beside the run, parts of 50,000 failed with 64 MB), a small part's does
     not. SQLite sorts on disk: at once."""
-    columns = ", ".join(f'"{c}"' for c in SUMMED_COLUMNS)
-    select = f"SELECT {columns} FROM games"
-    order = " ORDER BY file, file_id, match, game"
+    columns = ", ".join(f"f.{c}" if c in FROM_FILES else f'g."{c}"' for c in SUMMED_COLUMNS)
+    order = " ORDER BY f.file, g.file_id, g.match, g.game"
     if database.engine != "duckdb":
-        yield from database.rows(select + order, SUMMED_COLUMNS)
+        yield from database.rows(f"SELECT {columns} FROM game_rows g JOIN files f ON f.file_id = g.file_id{order}", SUMMED_COLUMNS)
         return
     parts = _file_parts(database)
+    part_files = f"SELECT file_id, {', '.join(FROM_FILES)} FROM files JOIN file_parts USING (file_id) WHERE part = ?"
     try:
-        for part in range(parts):
-            yield from database.rows(f"{select} WHERE file_id IN (SELECT file_id FROM file_parts WHERE part = ?){order}", SUMMED_COLUMNS, [part])
+        for part in range(parts):  # the games joined to their part's files alone: joined to every file, its names were held
+            yield from database.rows(f"SELECT {columns} FROM game_rows g JOIN ({part_files}) f ON f.file_id = g.file_id{order}", SUMMED_COLUMNS, [part])
     finally:
         database.execute("DROP TABLE file_parts")
 
 
 def _file_parts(database: Database) -> int:
-    """A table ``file_parts`` of each file's part (``file_id``, ``part``): the files with games
-    in file order, cut every :data:`GAMES_SORTED_AT_ONCE` games; how many parts (at most one
-    more than the games divided by it)."""
-    before = "ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING"  # the games of the files before this one
-    database.execute(
-        f"CREATE TEMPORARY TABLE file_parts AS SELECT file_id, CAST(COALESCE(sum(n) OVER (ORDER BY file, file_id {before}), 0) "
-        f"// {GAMES_SORTED_AT_ONCE} AS BIGINT) AS part FROM files JOIN (SELECT file_id, count(*) AS n FROM game_rows GROUP BY file_id) USING (file_id)")  # fmt: skip
-    return int(database.query("SELECT COALESCE(MAX(part), -1) + 1 FROM file_parts")[0][0])
+    """A table ``file_parts`` of each file's part (``file_id``, ``part``): the files in file
+    order, cut every :data:`GAMES_SORTED_AT_ONCE` games as the files table counts them (a file
+    counted wrong makes a part larger or smaller, never leaves its games out); how many parts
+    (at most one more than the games divided by it). The cuts are made here, as the files come
+    in order: DuckDB's window over them, with the games counted, held every file's name at once
+    (more than a run's last steps' bound at a million games); its sort works on disk past it."""
+    database.execute("CREATE TEMPORARY TABLE file_parts (file_id BIGINT, part BIGINT)")
+    found = database.beside().tuples("SELECT file_id, COALESCE(games, 0) FROM files ORDER BY file, file_id")
+    games, parts, batch = 0, 0, []
+    for file_id, count in found:
+        part = games // GAMES_SORTED_AT_ONCE
+        batch.append((file_id, part))
+        games, parts = games + count, part + 1
+        if len(batch) == PARTS_WRITTEN_AT_ONCE:
+            database.append("file_parts", batch, {"file_id": "Int64", "part": "Int64"})
+            batch = []
+    database.append("file_parts", batch, {"file_id": "Int64", "part": "Int64"})
+    return parts

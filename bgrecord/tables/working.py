@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from bgrecord.outputs import OutputError, held_signals
-from bgrecord.tables.database import POSITIONS_ROW_GROUP, SCHEMA_VERSION, Database, engine_of, sql_text
+from bgrecord.tables.database import DUCKDB_SCANNING_MEMORY, POSITIONS_ROW_GROUP, SCHEMA_VERSION, Database, engine_of, sql_text
 from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
 from bgrecord.tables.staging import COLUMN_TYPES, SORTING_MEMORY, StagedPositions, sort_into
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
@@ -187,7 +187,7 @@ def _copied(target: Path, remake: bool, memory: str | None, row_group: int | Non
             yield work
             work.finish()
             if work.old:
-                database.execute(f"DETACH {work.old}")
+                database.detach(work.old)
             if database.engine == "duckdb":
                 database.execute("CHECKPOINT")
         finally:
@@ -240,7 +240,7 @@ def _copy(target: Path, temporary: Path, memory: str | None, row_group: int | No
         return database
     database = Database(temporary, name=target, memory=memory, row_group=row_group)
     database.execute(f"SET temp_directory = '{sql_text(str(temporary) + '.tmp')}'")
-    database.execute(f"ATTACH '{sql_text(str(target))}' AS old (READ_ONLY)")
+    database.attach_to_read("old", target)
     return database
 
 
@@ -261,13 +261,15 @@ def _prepare(work: Working, target: Path, existing: bool, remake: bool) -> None:
         work.remade_from = schema
         work.old_files = [str(name) for (name,) in _query(work, "SELECT DISTINCT file FROM {}files ORDER BY file") if name]
     if work.old:
-        for table in sorted(_tables_of(work)):
-            if older and remake and table in ours:
-                continue
-            if table == "positions" and not older:
-                work.carried = True  # merged in order at the end
-                continue
-            database.execute(f'CREATE TABLE "{table}" AS SELECT * FROM {work.old}."{table}"')
+        with database.bounded(DUCKDB_SCANNING_MEMORY):  # each table's blocks read once (a million games' filled a larger bound)
+            for table in sorted(_tables_of(work)):
+                if older and remake and table in ours:
+                    continue
+                if table == "positions" and not older:
+                    work.carried = True  # merged in order at the end
+                    continue
+                database.execute(f'CREATE TABLE "{table}" AS SELECT * FROM {work.old}."{table}"')
+        database.release()  # what DuckDB knows of the row groups it wrote and read let go (an update's run: 50 MB at a million games)
     elif older and remake:
         kinds = dict(database.query("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')"))
         for name in sorted(ours | set(VIEWS)):

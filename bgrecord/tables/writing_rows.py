@@ -32,7 +32,6 @@ NO_PLAY = -(1 << 63)  # the play of a position from which none was made, in a sp
 BATCH_POSITIONS = 50_000  # positions written at once (files gathered up to it): memory flat, few calls
 KEY_DIGEST = 8  # bytes of a content key's digest in RowsWriter.keys (a filter: a key found is asked of the index)
 BATCH_FILES = 2_000  # files written at once, at most (files of no positions: their rows too)
-RELEASED_TO = "4MB"  # what DuckDB keeps at a checkpoint (its cache of the blocks it wrote filled its bound past some 100,000 games)
 
 _GAME_ORDER = list(GAME_ROW_COLUMNS)
 SIX = len(POSITION_COLUMNS)
@@ -263,7 +262,7 @@ class RowsWriter:
             self.database.append("game_rows", part)
             self.held += len(part)
             if self.held % ROW_GROUP == 0:
-                self.database.release(RELEASED_TO)
+                self.database.release()
 
     def mark(self) -> tuple[int, int, int, int, int]:
         """Where the writing stands (the next file and game numbers, the report's counts), for
