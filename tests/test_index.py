@@ -305,7 +305,7 @@ def test_a_position_in_a_great_many_games_goes_in_as_it_came_or_is_sorted_when_i
     staging.sort_into(database, staged)
     assert database.query("SELECT position, game, step FROM positions") == sorted(map(tuple, rows[:, :3].tolist()))
     assert bool(by_duckdb) == (not in_order)
-    assert [path.name for path in (tmp_path / "staged").iterdir()] == [f"{int(staging.bucket_of(common)):04d}"]
+    assert [path.name for path in (tmp_path / "staged").iterdir()] == [f"{int(staged.bucket_of(common)):04d}"]
 
 
 def test_positions_go_in_whole_row_groups_and_the_rows_left_are_kept_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -323,41 +323,55 @@ def test_positions_go_in_whole_row_groups_and_the_rows_left_are_kept_alone(tmp_p
     assert database.query("SELECT count(*), max(position) FROM positions") == [(8, 42)]
 
 
-def test_positions_kept_on_disk_come_back_by_bucket_in_the_order_they_came_in_bounded_parts(tmp_path: Path,
-                                                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+@pytest.mark.parametrize("grown_past", [None, 1000, 2200], ids=["1,024 buckets", "64 grown to 1,024 before a mark", "64 grown to 1,024 after it"])
+def test_positions_kept_on_disk_come_back_by_bucket_in_the_order_they_came_in_bounded_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                                           grown_past: int | None) -> None:  # fmt: skip
     """The buckets cover every 64-bit hash, each after the one before; a bucket's rows come back
     as they came; the parts cover the whole range with no gap and hold at most PART_ROWS rows
-    (a bucket larger, alone); rows added since a mark are taken out."""
+    (a bucket larger, alone); rows added since a mark are taken out. A run's 64 buckets at
+    first (64 files at most) grow to 1,024 once it has staged enough, the rows and the mark
+    kept."""
     import numpy as np
 
     monkeypatch.setattr(staging, "PART_ROWS", 100)
     monkeypatch.setattr(staging, "READ_ROWS", 16)
-    edges = [staging.StagedPositions(tmp_path / "none").bucket_range(bucket, bucket) for bucket in range(staging.BUCKETS)]
-    assert edges[0][0] == -(1 << 63) and edges[-1][1] == (1 << 63) - 1
-    assert all(high + 1 == low for (_, high), (low, _) in zip(edges, edges[1:]))
+    for grows in (False, True):
+        first = staging.StagedPositions(tmp_path / "none", grows=grows)
+        edges = [first.bucket_range(bucket, bucket) for bucket in range(len(first.counts))]
+        assert len(edges) == 1 << (staging.FIRST_BUCKET_BITS if grows else staging.BUCKET_BITS)
+        assert edges[0][0] == -(1 << 63) and edges[-1][1] == (1 << 63) - 1
+        assert all(high + 1 == low for (_, high), (low, _) in zip(edges, edges[1:]))
     generator = np.random.default_rng(7)
-    kept = staging.StagedPositions(tmp_path / "staged")
+    if grown_past is not None:
+        monkeypatch.setattr(staging, "GROWN_PAST", grown_past)
+        monkeypatch.setattr(staging, "GROWN_READ_ROWS", 7)  # a bucket spread a few rows at a time: the mark counted across them
+    kept = staging.StagedPositions(tmp_path / "staged", grows=grown_past is not None)
     rows = generator.integers(-(1 << 63), (1 << 63) - 1, size=(3000, staging.WIDTH), dtype=np.int64, endpoint=True)
     rows[:300, 0] = rows[0, 0]  # a position in many games: a bucket larger than a part
     rows[300, 0], rows[301, 0] = -(1 << 63), (1 << 63) - 1
     for start in range(0, 2000, 250):
         kept.add(rows[start : start + 250])
+        if grown_past is not None and start + 250 <= grown_past:
+            assert len(list((tmp_path / "staged").iterdir())) <= 1 << staging.FIRST_BUCKET_BITS
     kept.mark()
     kept.add(rows[2000:2500])
     kept.back()  # rows that did not go in
     kept.add(rows[2500:])
+    assert len(kept.counts) == 1 << staging.BUCKET_BITS and sum(kept.counts) == 2500
+    files = {path.name: path.stat().st_size for path in (tmp_path / "staged").iterdir()}  # a bucket taken back to nothing: its file empty
+    assert {name for name, size in files.items() if size} == {f"{bucket:04d}" for bucket, count in enumerate(kept.counts) if count}
     expected = np.concatenate([rows[:2000], rows[2500:]])
     low_seen, back = -(1 << 63), []
     for low, high, size, chunks in kept.parts():
         assert low == low_seen
         part = [chunk for chunk in chunks]
         assert all(len(chunk) <= 16 for chunk in part) and size == sum(len(chunk) for chunk in part)
-        assert size <= 100 or len({int(staging.bucket_of(chunk[0, 0])) for chunk in part}) == 1
+        assert size <= 100 or len({int(kept.bucket_of(chunk[0, 0])) for chunk in part}) == 1
         back.extend(tuple(row) for chunk in part for row in chunk.tolist())
         assert all(low <= row[0] <= high for chunk in part for row in chunk.tolist())
         low_seen = high + 1
     assert low_seen == 1 << 63
-    by_bucket = sorted(map(tuple, expected.tolist()), key=lambda row: staging.bucket_of(row[0]))  # stable: as they came within a bucket
+    by_bucket = sorted(map(tuple, expected.tolist()), key=lambda row: kept.bucket_of(row[0]))  # stable: as they came within a bucket
     assert back == by_bucket
 
 

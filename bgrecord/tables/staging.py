@@ -2,9 +2,12 @@
 then sorted into place a part at a time (:func:`sort_into`), so that neither the run nor
 DuckDB holds them all.
 
-The positions go to :data:`BUCKETS` files by the top bits of their hash (a position's bucket
-and the buckets' order are the positions table's order), each file appended to as the rows
-come. At the end, neighbouring buckets are gathered into parts of at most :data:`PART_ROWS`
+The positions go to bucket files by the top bits of their hash (a position's bucket and the
+buckets' order are the positions table's order), each file appended to as the rows come: a
+run's 64 at first (:data:`FIRST_BUCKET_BITS`), each spread over 16 once the run has staged
+more than :data:`GROWN_PAST` rows (:data:`BUCKET_BITS`): a file's making costs what some
+thousands of rows' writing does (0.7 ms each on this machine: 1,024 of them were a fifth of a
+small archive's run), and a large archive's buckets are each at most a part. At the end, neighbouring buckets are gathered into parts of at most :data:`PART_ROWS`
 rows (with the old index's rows of their range, when a run adds to one), each part is sorted
 and appended to the positions table after the one before, whole row groups at a time (so
 that DuckDB's checkpoint writes none twice: the file holds no free room). A bucket larger
@@ -31,10 +34,11 @@ if TYPE_CHECKING:
 
     from bgrecord.tables.database import Database
 
-SHIFT_BITS = 10
-BUCKETS = 1 << SHIFT_BITS  # the top 10 bits of a position's hash: some 44,000 positions a bucket at a million games
-SHIFT = 64 - SHIFT_BITS
+BUCKET_BITS = 10  # a bucket's bits of the hash: 1,024 buckets, some 44,000 positions each at a million games
+FIRST_BUCKET_BITS = 6  # a run's at first: 64 buckets, until it stages more than GROWN_PAST rows
 PART_ROWS = 65_536  # positions sorted at once at the end (3 MB): parts of neighbouring buckets up to it
+GROWN_PAST = (1 << FIRST_BUCKET_BITS) * PART_ROWS // 2  # rows (some 2 million: 47,000 games) past which a run's buckets grow
+GROWN_READ_ROWS = 8192  # rows spread at once as the buckets grow (the run's other work still held: by 65,536, 12 MB over it)
 SORTING_MEMORY = "24MB"  # DuckDB's bound while the positions go in (a part's rows, a row group, and a bucket's sort on disk beyond)
 READ_ROWS = 65_536  # positions read from a bucket's file at once
 RELEASED_EVERY = 16  # row groups of positions (some 500,000) between two of DuckDB's releases (Database.release; 64: 5 MB more at 300,000 games)
@@ -43,35 +47,33 @@ ROW_BYTES = WIDTH * 8
 COLUMN_TYPES = ", ".join(f"{name} BIGINT" for name in POSITION_COLUMNS)  # a table of positions rows, in SQL
 
 
-def bucket_of(position: Any) -> Any:
-    """The bucket of a hash (or of each in a NumPy array): its top bits, the lowest hash's 0."""
-    return (position >> SHIFT) + BUCKETS // 2
-
-
 class StagedPositions:
     """Positions rows (:data:`WIDTH` 64-bit integers each, their games numbered) kept in bucket
     files in ``folder`` (made when the first come); :meth:`mark` and :meth:`back` take out
     the rows added since a point, as a run takes out the rows of files that failed to go in.
     The rows' hashes are those from ``low`` on, ``2 ** bits`` of them (by default every one),
-    spread over up to :data:`BUCKETS` buckets of equal ranges."""
+    spread over up to ``2 ** bucket_bits`` buckets of equal ranges; with ``grows``, up to
+    ``2 ** FIRST_BUCKET_BITS`` of them until more than :data:`GROWN_PAST` rows are staged."""
 
-    def __init__(self, folder: Path, low: int = -(1 << 63), bits: int = 64) -> None:
+    def __init__(self, folder: Path, low: int = -(1 << 63), bits: int = 64, grows: bool = False) -> None:
         self.folder, self.low, self.bits = folder, low, bits
-        self.shift = max(0, bits - SHIFT_BITS)  # the bits of a hash within its bucket
+        self.grows = grows
+        self.shift = max(0, bits - (FIRST_BUCKET_BITS if grows else BUCKET_BITS))  # the bits of a hash within its bucket
         self.counts = [0] * (1 << (bits - self.shift))
         self.marked = list(self.counts)
+        self.rows = 0
 
     def bucket_of(self, position: Any) -> Any:
         """The bucket of a hash (or of each in a NumPy array)."""
-        if self.bits == 64:
-            return bucket_of(position)
+        if self.bits == 64:  # the top bits, the lowest hash's 0
+            return (position >> self.shift) + len(self.counts) // 2
         return (position - self.low) >> self.shift  # within 2**54 of low: no 64-bit overflow
 
     def bucket_in_sql(self) -> tuple[str, str]:
         """:meth:`bucket_of` in SQL, over a table's ``position``: the expression, and the
         condition (SQL, or "") that keeps the rows of this range (where the expression holds)."""
         if self.bits == 64:
-            return f"(position >> {SHIFT}) + {BUCKETS // 2}", ""  # the top bits: low's offset would overflow a BIGINT
+            return f"(position >> {self.shift}) + {len(self.counts) // 2}", ""  # low's offset would overflow a BIGINT
         low, high = self.bucket_range(0, len(self.counts) - 1)
         return f"(position - ({low})) >> {self.shift}", f"position BETWEEN {low} AND {high}"
 
@@ -107,6 +109,31 @@ class StagedPositions:
                 out.write(ordered[start:end].tobytes())
             self.counts[bucket] += end - start
             start = end
+        self.rows += len(values)
+        if self.grows and self.rows > GROWN_PAST and self.shift > self.bits - BUCKET_BITS:
+            self._grown()
+
+    def _grown(self) -> None:
+        """Each bucket's rows spread over the ``2 ** BUCKET_BITS`` buckets' of its range, in the
+        order they came (made in a folder of their own, then moved in), the marked point kept."""
+        import numpy as np
+
+        finer = StagedPositions(self.folder / "grown", self.low, self.bits)
+        marked = [0] * len(finer.counts)
+        for bucket, count in enumerate(self.counts):
+            done = 0
+            for chunk in self._read(bucket, bucket, GROWN_READ_ROWS):
+                finer.add(chunk)
+                before_mark = chunk[: max(0, self.marked[bucket] - done), 0]  # the rows before the mark: the first of each
+                for finer_bucket, rows in zip(*np.unique(finer.bucket_of(before_mark), return_counts=True)):
+                    marked[int(finer_bucket)] += int(rows)
+                done += len(chunk)
+            if count:
+                os.remove(self._file(bucket))
+        for path in finer.folder.iterdir():
+            os.replace(path, self.folder / path.name)
+        finer.folder.rmdir()
+        self.shift, self.counts, self.marked = finer.shift, finer.counts, marked
 
     def mark(self) -> None:
         """The point :meth:`back` goes back to."""
@@ -132,14 +159,15 @@ class StagedPositions:
                 yield (*self.bucket_range(first, bucket), rows, self._read(first, bucket))
                 first, rows = bucket + 1, 0
 
-    def _read(self, first: int, last: int) -> Iterator[np.ndarray]:
-        """The rows of buckets ``first`` to ``last``, a few at a time."""
+    def _read(self, first: int, last: int, at_once: int = 0) -> Iterator[np.ndarray]:
+        """The rows of buckets ``first`` to ``last``, :data:`READ_ROWS` at a time (or ``at_once``)."""
         import numpy as np
 
+        at_once = at_once or READ_ROWS
         for bucket in range(first, last + 1):
             count = self.counts[bucket]
-            for start in range(0, count, READ_ROWS):
-                found = np.fromfile(self._file(bucket), dtype=np.int64, count=min(READ_ROWS, count - start) * WIDTH, offset=start * ROW_BYTES)
+            for start in range(0, count, at_once):
+                found = np.fromfile(self._file(bucket), dtype=np.int64, count=min(at_once, count - start) * WIDTH, offset=start * ROW_BYTES)
                 yield found.reshape(-1, WIDTH)
 
     def _file(self, bucket: int) -> Path:

@@ -49,7 +49,7 @@ class Working:
         self.carried = False  # DuckDB: the old positions are merged in at the end
         self._staged = self._dropped = False
         # DuckDB: the positions wait on disk (in ``staging``), sorted in a part at a time at the end
-        self._on_disk = StagedPositions(staging or Path(f"{database.path}.staged")) if database.engine == "duckdb" else None
+        self._on_disk = StagedPositions(staging or Path(f"{database.path}.staged"), grows=True) if database.engine == "duckdb" else None
 
     def stage(self, parts: Sequence[tuple[int, array[int]]]) -> None:
         """Positions rows to add, file by file: each ``(first, rows)``, the rows six integers
