@@ -4,18 +4,18 @@ DuckDB holds them all.
 
 The positions go to bucket files by the top bits of their hash (a position's bucket and the
 buckets' order are the positions table's order), each file appended to as the rows come: a
-run's 64 at first (:data:`FIRST_BUCKET_BITS`), each spread over 16 once the run has staged
-more than :data:`GROWN_PAST` rows (:data:`BUCKET_BITS`): a file's making costs what some
-thousands of rows' writing does (0.7 ms each on this machine: 1,024 of them were a fifth of a
-small archive's run), and a large archive's buckets are each at most a part. At the end, neighbouring buckets are gathered into parts of at most :data:`PART_ROWS`
-rows (with the old index's rows of their range, when a run adds to one), each part is sorted
-and appended to the positions table after the one before, whole row groups at a time (so
-that DuckDB's checkpoint writes none twice: the file holds no free room). A bucket larger
-than a part is spread over buckets of its own range (:meth:`StagedPositions.split`), down to
-one position's: those rows (the opening's, a million at a million games) go in as they came,
-in the order of their games and steps, as a run stages them, with no sort and without
-holding them (:func:`_one_position`; DuckDB's sort of them, within its bound, peaked 10 MB
-over the other parts').
+run's 64 at first (:data:`FIRST_BUCKET_BITS`), each spread over 16 once the run has staged more
+than :data:`GROWN_PAST` rows (:data:`BUCKET_BITS`): a file's making costs what some thousands
+of rows' writing does (0.7 ms each on this machine: 1,024 of them were a fifth of a small
+archive's run), and a large archive's buckets are each at most a part. At the end, neighbouring
+buckets are gathered into parts of at most :data:`PART_ROWS` rows (with the old index's rows of
+their range, when a run adds to one), each part is sorted and appended to the positions table
+after the one before, whole row groups at a time (so that DuckDB's checkpoint writes none
+twice: the file holds no free room). A bucket larger than a part is spread over buckets of its
+own range (:meth:`StagedPositions.split`), down to one position's: those rows (the opening's, a
+million at a million games) go in as they came, in the order of their games and steps, as a run
+stages them, with no sort and without holding them (:func:`_one_position`; DuckDB's sort of
+them, within its bound, peaked 10 MB over the other parts').
 It does not check the rows: that is the index's job (:mod:`bgrecord.tables.writing_rows`).
 """
 
@@ -52,8 +52,8 @@ class StagedPositions:
     files in ``folder`` (made when the first come); :meth:`mark` and :meth:`back` take out
     the rows added since a point, as a run takes out the rows of files that failed to go in.
     The rows' hashes are those from ``low`` on, ``2 ** bits`` of them (by default every one),
-    spread over up to ``2 ** bucket_bits`` buckets of equal ranges; with ``grows``, up to
-    ``2 ** FIRST_BUCKET_BITS`` of them until more than :data:`GROWN_PAST` rows are staged."""
+    spread over up to ``2 ** BUCKET_BITS`` buckets of equal ranges; with ``grows``, over
+    ``2 ** FIRST_BUCKET_BITS`` until more than :data:`GROWN_PAST` rows are staged."""
 
     def __init__(self, folder: Path, low: int = -(1 << 63), bits: int = 64, grows: bool = False) -> None:
         self.folder, self.low, self.bits = folder, low, bits
@@ -114,8 +114,9 @@ class StagedPositions:
             self._grown()
 
     def _grown(self) -> None:
-        """Each bucket's rows spread over the ``2 ** BUCKET_BITS`` buckets' of its range, in the
-        order they came (made in a folder of their own, then moved in), the marked point kept."""
+        """Each bucket's rows spread over the finer buckets of its range (``2 ** BUCKET_BITS`` in
+        all), in the order they came (made in a folder of their own, then moved in), the marked
+        point kept."""
         import numpy as np
 
         finer = StagedPositions(self.folder / "grown", self.low, self.bits)
@@ -124,7 +125,7 @@ class StagedPositions:
             done = 0
             for chunk in self._read(bucket, bucket, GROWN_READ_ROWS):
                 finer.add(chunk)
-                before_mark = chunk[: max(0, self.marked[bucket] - done), 0]  # the rows before the mark: the first of each
+                before_mark = chunk[: max(0, self.marked[bucket] - done), 0]  # a bucket's rows before the mark are its first
                 for finer_bucket, rows in zip(*np.unique(finer.bucket_of(before_mark), return_counts=True)):
                     marked[int(finer_bucket)] += int(rows)
                 done += len(chunk)
