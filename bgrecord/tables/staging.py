@@ -283,8 +283,7 @@ def _one_position(database: Database, staged: StagedPositions, bucket: int, tabl
     for chunk in staged._read(bucket, bucket):  # looked at first: a bucket of several positions is split, not sorted here
         position = int(chunk[0, 0]) if position is None else position
         rows = chunk if before is None else np.concatenate([before, chunk])
-        games, steps = rows[:, 1], rows[:, 2]
-        if (chunk[:, 0] != position).any() or not ((games[1:] > games[:-1]) | ((games[1:] == games[:-1]) & (steps[1:] > steps[:-1]))).all():
+        if (chunk[:, 0] != position).any() or not _in_order(rows):
             return False
         before = chunk[-1:]
     if position is None:
@@ -322,10 +321,10 @@ def _numbers(database: Database, sql: str, before: np.ndarray) -> np.ndarray | N
 
 
 def _in_order(rows: np.ndarray) -> bool:
-    """Whether ``rows`` are in the table's order: by position, game and step."""
+    """Whether ``rows`` are in the table's order, each after the one before: by position, game and step."""
     position, game, step = rows[:, 0], rows[:, 1], rows[:, 2]
-    later_game = (game[1:] > game[:-1]) | ((game[1:] == game[:-1]) & (step[1:] >= step[:-1]))
-    return bool(((position[1:] > position[:-1]) | ((position[1:] == position[:-1]) & later_game)).all())
+    later = (game[1:] > game[:-1]) | ((game[1:] == game[:-1]) & (step[1:] > step[:-1]))
+    return bool(((position[1:] > position[:-1]) | ((position[1:] == position[:-1]) & later)).all())
 
 
 def _sorted_by_duckdb(database: Database, chunks: Iterator[np.ndarray], olds: str) -> None:

@@ -21,6 +21,7 @@ from bgrecord.tables.summing import SUMMED_COLUMNS, Tables
 MATCHES_AT_ONCE = 2_000  # summed matches written at a time: the matches table in flat memory (a few MB)
 GAMES_SORTED_AT_ONCE = 10_000  # games DuckDB sorts at a time when they are summed again (within its bound beside the run)
 PARTS_WRITTEN_AT_ONCE = 4096  # files whose part is written at a time
+_PART_TYPES = {"file_id": "Int64", "part": "Int64"}  # the file_parts table's columns
 
 
 class RunningSums:
@@ -123,7 +124,7 @@ def _file_parts(database: Database) -> int:
         batch.append((file_id, part))
         games, parts = games + count, part + 1
         if len(batch) == PARTS_WRITTEN_AT_ONCE:
-            database.append("file_parts", batch, {"file_id": "Int64", "part": "Int64"})
+            database.append("file_parts", batch, _PART_TYPES)
             batch = []
-    database.append("file_parts", batch, {"file_id": "Int64", "part": "Int64"})
+    database.append("file_parts", batch, _PART_TYPES)
     return parts
