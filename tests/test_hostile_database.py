@@ -104,7 +104,9 @@ def test_an_index_of_another_schema_is_refused_and_left_as_it_was(tmp_path: Path
     assert invoke("index", str(CLEAN), "-o", str(database)).exit_code == 0
     opened = Database(database)
     try:
-        opened.execute("UPDATE bgrecord SET value = ? WHERE key = 'schema'", [schema])
+        opened.execute("DROP VIEW bgrecord")  # another program's table of keys in its place
+        opened.execute("CREATE TABLE bgrecord (key TEXT, value TEXT)")
+        opened.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [schema])
     finally:
         opened.close()
     kept = database.read_bytes()

@@ -30,7 +30,9 @@ from bgrecord.replay.matchkeys import content_key
 from bgrecord.show.steps import step_records
 from bgrecord.tables import positions as codes
 from bgrecord.tables import archive, file_order, read_back, search, staging, stats, summaries, writing_rows
-from bgrecord.tables.database import RELEASED_TO, Database
+from bgrecord.tables.database import RELEASED_TO, SCHEMA_VERSION, Database
+from bgrecord.tables import index_keys, schema
+from bgrecord.tables.index_keys import keys, write_keys
 from bgrecord.tables.schema import INDEX_GAME_COLUMNS, TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +166,7 @@ def in_file_order(found: list[dict[str, Any]]) -> bool:
 def forget_order(db: Path) -> None:
     """The index as one made by a bgrecord that recorded no runs in file order (its searches sort)."""
     database = Database(db)
-    database.execute("DELETE FROM bgrecord WHERE key = ?", [file_order.GAME_ORDER])
+    write_keys(database, {key: value for key, value in (keys(database) or {}).items() if key != file_order.GAME_ORDER})
     database.close()
 
 
@@ -258,7 +260,7 @@ def test_old_rows_alone_in_a_part_go_in_as_the_old_table_keeps_them_or_sorted_wh
     new = np.zeros((5, staging.WIDTH), dtype=np.int64)
     new[:, 0], new[:, 1], new[:, 2] = old[7, 0] + 1, 100, np.arange(5)  # in the first part alone
     database = Database(tmp_path / "positions.duckdb")
-    database.create()
+    schema.create(database)
     database.execute("CREATE TABLE old_positions AS SELECT * FROM positions LIMIT 0")
     database.append("old_positions", [tuple(row) for row in (old if old_in_order else old[::-1]).tolist()], TABLES["positions"])
     staged = staging.StagedPositions(tmp_path / "staged")
@@ -299,7 +301,7 @@ def test_a_position_in_a_great_many_games_goes_in_as_it_came_or_is_sorted_when_i
         first = np.flatnonzero(rows[:, 0] == common)[:2]
         rows[first] = rows[first[::-1]]
     database = Database(tmp_path / "positions.duckdb")
-    database.create()
+    schema.create(database)
     staged = staging.StagedPositions(tmp_path / "staged")
     staged.add(rows)
     staging.sort_into(database, staged)
@@ -316,7 +318,7 @@ def test_positions_go_in_whole_row_groups_and_the_rows_left_are_kept_alone(tmp_p
 
     monkeypatch.setattr(staging, "ROW_GROUP", 4)
     database = Database(tmp_path / "positions.duckdb")
-    database.create()
+    schema.create(database)
     rows = np.arange(60, dtype=np.int64).reshape(10, 6)
     left = staging._Appended(database).append(rows)
     assert left.tolist() == rows[8:].tolist() and not np.shares_memory(left, rows)
@@ -699,10 +701,11 @@ def test_an_index_checkpointed_at_each_row_group_of_games_is_the_same_index(tmp_
     assert rows_of(plain, "positions")
 
 
-def test_every_block_of_a_duckdb_index_holds_a_tables_rows_and_its_few_keys_one(tmp_path: Path) -> None:
-    """A DuckDB index holds no block but its tables' and DuckDB's own metadata (no index of a key),
-    and the ``bgrecord`` table's keys, written by a run's first and last steps, share one block,
-    after a new index's run and after one that adds to it."""
+def test_every_block_of_a_duckdb_index_holds_a_tables_rows_and_its_keys_none(tmp_path: Path) -> None:
+    """A DuckDB index holds no block but its tables' and DuckDB's own metadata (no index of a key);
+    its keys, written by a run's first and last steps, are a view that holds none; the
+    start_positions table holds no game's start that is the standard opening; after a new
+    index's run and after one that adds to it."""
     duckdb = pytest.importorskip("duckdb")
     samples = copy_samples(tmp_path / "samples")
     added = tmp_path / "later"
@@ -719,8 +722,11 @@ def test_every_block_of_a_duckdb_index_holds_a_tables_rows_and_its_few_keys_one(
             metadata = {block for (block,) in read.execute("SELECT block_id FROM pragma_metadata_info()").fetchall()}
             total, free = read.execute("SELECT total_blocks, free_blocks FROM pragma_database_size()").fetchall()[0]
             assert total - free == len(used | metadata)
-            assert read.execute("SELECT count(DISTINCT block_id), count(DISTINCT row_group_id) FROM pragma_storage_info('bgrecord') WHERE block_id >= 0").fetchall() == [(1, 1)]
+            assert "bgrecord" not in tables and "start_positions" in tables
+            firsts = read.execute("SELECT s.position FROM start_positions s WHERE s.step = (SELECT min(step) FROM positions p WHERE p.game = s.game)").fetchall()
+            assert len(firsts) == 2 and codes.key_of_id(Position.start().id()) not in {bytes(key) for (key,) in firsts}  # nackgammon, a position file
             assert sorted(read.execute("SELECT key FROM bgrecord").fetchall()) == [("game_order",), ("schema",)]
+            assert read.execute("SELECT value FROM bgrecord WHERE key = 'schema'").fetchall() == [(str(SCHEMA_VERSION),)]
         finally:
             read.close()
 
@@ -1080,19 +1086,39 @@ def old_index(path: Path, schema: str | None, files: list[str]) -> None:
         connection.execute("CREATE TABLE notes (text TEXT)")  # another program's: kept
 
 
-def test_an_older_index_is_made_again_from_the_files_it_lists(tmp_path: Path) -> None:
+@pytest.mark.parametrize("older", ["2", "3"])
+def test_an_older_index_is_made_again_from_the_files_it_lists(tmp_path: Path, older: str) -> None:
     samples = copy_samples(tmp_path / "samples")
     listed = [str(samples / "bbgt-two-matches.mat"), str(samples / "xg-tags-bom-crlf.mat"), str(tmp_path / "gone.mat")]
     db = tmp_path / "old.sqlite"
-    old_index(db, "2", listed)
+    old_index(db, older, listed)
     found = run("find", str(db), Position.start().id())
-    assert found.exit_code == 2 and "an index of an older bgrecord (schema 2" in found.output and "run bgrecord index" in found.output
+    assert found.exit_code == 2 and f"an index of an older bgrecord (schema {older}" in found.output and "run bgrecord index" in found.output
     made = run("index", str(samples / "gnubg-5pt-crawford.mat"), "-o", str(db))
-    assert made.exit_code == 0 and "schema 2): made again from the files it listed (1 file of it no longer found)" in made.output
+    assert made.exit_code == 0 and f"schema {older}): made again from the files it listed (1 file of it no longer found)" in made.output
+    assert index_keys.schema_of(Database(db, read_only=True)) == str(SCHEMA_VERSION)
     assert sorted(Path(row["file"]).name for row in rows_of(db, "files")) == ["bbgt-two-matches.mat", "gnubg-5pt-crawford.mat", "xg-tags-bom-crlf.mat"]
     with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT type FROM sqlite_master WHERE name = 'bgrecord'").fetchall() == [("view",)]  # no longer a table
         assert connection.execute("SELECT count(*) FROM notes").fetchone() == (0,)
     # a newer schema, or none known: tests/test_hostile_database.py
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_keys_are_read_from_a_view_or_an_older_table_and_a_key_written_twice_is_not_trusted(tmp_path: Path, engine: str) -> None:
+    database = Database(tmp_path / f"keys.{engine}")
+    try:
+        assert keys(database) is None and index_keys.schema_of(database) is None  # no keys: not an index
+        database.execute("CREATE TABLE bgrecord (key TEXT, value TEXT)")  # as schema 3 and before kept them
+        database.append("bgrecord", [("schema", "3"), ("game_order", "5"), ("game_order", "9"), ("note", None)], {"key": "string", "value": "string"})
+        assert keys(database) == {"schema": "3"} and index_keys.schema_of(database) == "3" and not index_keys.is_index(database)
+        write_keys(database, {"schema": str(SCHEMA_VERSION), "game_order": "it's"})  # the table replaced by a view, quotes kept
+        assert keys(database) == {"schema": str(SCHEMA_VERSION), "game_order": "it's"} and index_keys.is_index(database)
+        assert "bgrecord" in database.names() and database.query("SELECT count(*) FROM bgrecord") == [(2,)]
+        write_keys(database, {"schema": "2"})  # and written again whole
+        assert keys(database) == {"schema": "2"}
+    finally:
+        database.close()
 
 
 def test_the_codes_give_back_every_play_action_place_and_cube() -> None:

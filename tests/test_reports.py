@@ -4,7 +4,6 @@ short says so, and where."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,8 @@ from conftest import CORPUS
 from bgrecord.cli import main
 from bgrecord.formats.source import Input
 from bgrecord.replay.validate import validate_file
+from bgrecord.tables.database import SCHEMA_VERSION, Database
+from bgrecord.tables.index_keys import write_keys
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 START = "4HPwATDgc/ABMA"
@@ -61,10 +62,11 @@ def test_a_hit_in_a_file_without_lines_says_its_unit(tmp_path: Path) -> None:
 
 
 def test_an_index_of_another_schema_is_made_again(index: Path) -> None:
-    with sqlite3.connect(index) as connection:
-        connection.execute("UPDATE bgrecord SET value = '1' WHERE key = 'schema'")
+    database = Database(index)
+    write_keys(database, {"schema": "1"})
+    database.close()
     code, _, err = run("find", str(index), START)
-    assert code == 2 and "an index of an older bgrecord (schema 1; this one reads 3): run bgrecord index on it again" in err
+    assert code == 2 and f"an index of an older bgrecord (schema 1; this one reads {SCHEMA_VERSION}): run bgrecord index on it again" in err
     code, _, err = run("index", str(SAMPLES), "-o", str(index))
     assert "an index of an older bgrecord (schema 1): made again from the files it listed" in err and " 0 unchanged" in err, err
     assert run("find", str(index), START)[0] == 0

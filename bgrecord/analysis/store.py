@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Iterator
 from bgrecord.analysis.tables import DECISION_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 from bgrecord.tables.archive import updated
 from bgrecord.tables.database import DATABASES, Database
+from bgrecord.tables.index_keys import is_index
 
 STORED = {"decisions": DECISION_COLUMNS, "analysis_players": PLAYER_COLUMNS, "analysis_matches": MATCH_COLUMNS}
 FROM_TABLE = {"decisions": "decisions", "players": "analysis_players", "matches": "analysis_matches"}
@@ -47,7 +48,7 @@ def _known(target: str | Path, plies: int) -> frozenset[str]:
 
     database = Database(target, read_only=True)
     try:
-        if not database.is_index() or "analysis_matches" not in database.names() or not _current(database):
+        if not is_index(database) or "analysis_matches" not in database.names() or not _current(database):
             return frozenset()
         columns = ("match_key", "engine", "engine_version", "rules", "threshold_doubtful", "threshold_bad", "threshold_very_bad")
         rows = database.query(f"SELECT DISTINCT {', '.join(columns)} FROM analysis_matches WHERE plies = ? AND problem IS NULL "

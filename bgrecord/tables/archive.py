@@ -37,7 +37,7 @@ from bgrecord.replay.validate import internal_issue
 from bgrecord.tables import copies, file_order
 from bgrecord.tables.database import DUCKDB_SCANNING_MEMORY, DUCKDB_WRITING_MEMORY, DUCKDB_WRITING_THREADS, ROW_GROUP, Database
 from bgrecord.tables.digests import Digests
-from bgrecord.tables.positions import ACT_CODES, ANSWERS, PLAY_CODES, place_code, position_hash, position_key
+from bgrecord.tables.positions import ACT_CODES, ANSWERS, OPENING_SIDES, PLAY_CODES, place_code, position_hash, position_key
 from bgrecord.tables.schema import POSITION_COLUMNS
 from bgrecord.tables.spool import Oversized, Spool
 from bgrecord.tables.stats import file_rows
@@ -54,11 +54,12 @@ def game_positions(game: int, out: GameReplay, into: array[int]) -> tuple[int | 
     position before it, six integers ``hash, game, step, place, act, play`` (:data:`NO_PLAY`
     for none; :mod:`bgrecord.tables.positions`) added to ``into``; the line its rows count
     from; and the Position ID's 10 bytes of each row whose position does not follow from the
-    plays before it (``(game, step, key)``: the game's start, a set-up). ``game``: its number
-    in its file, from 0."""
+    plays before it (``(game, step, key)``: a set-up, the game's start unless it is the
+    standard opening, which a reader assumes where none is kept). ``game``: its number in its
+    file, from 0."""
     starts: list[tuple[int, int, bytes]] = []
     base: int | None = None
-    follows: Any = None  # the sides the plays so far lead to
+    follows: Any = OPENING_SIDES  # the sides the plays so far lead to
     hashed: tuple[Any, int, int] = ((), 0, 0)  # the sides, the side on roll and the hash of the last row: a cube's actions share the roll's
     extend, plays, acts = into.extend, PLAY_CODES, ACT_CODES
     steps = out.steps

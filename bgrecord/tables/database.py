@@ -25,9 +25,10 @@ from typing import Any, Iterable, Iterator, Sequence
 from bgrecord.extras import require
 from bgrecord.tables.storage import engine_failure, is_engine_error
 
-# 3: positions as small integers keyed by a hash, files known by their resolved path (1 and 2
-# are made again from the files they list; a newer one is refused)
-SCHEMA_VERSION = 3
+# 3: positions as small integers keyed by a hash, files known by their resolved path; 4: no start kept for a game
+# that begins at the standard opening, the keys a view (1 to 3 are made again from the files they list; a newer one
+# is refused)
+SCHEMA_VERSION = 4
 ENGINES = {".duckdb": "duckdb", ".sqlite": "sqlite", ".sqlite3": "sqlite"}
 DATABASES = tuple(ENGINES)  # a database's name ends so (an analysis table's does not)
 DUCKDB_MEMORY = "192MB"  # DuckDB's own memory; beyond it, it works on disk
@@ -279,34 +280,6 @@ class Database:
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         self.connection.execute(sql, list(parameters))
-
-    def schema(self, attached: str = "") -> str | None:
-        """The schema version of a bgrecord index, as written there ("" for none written);
-        None for a database that is not one. ``attached``: the name of another database
-        attached to this one (DuckDB), to read its version instead."""
-        try:
-            found = self.query(f"SELECT value FROM {attached + '.' if attached else ''}bgrecord WHERE key = 'schema'")
-        except Exception:  # noqa: BLE001 - no such table (each engine has its own error): not ours
-            return None
-        return "" if not found or found[0][0] is None else str(found[0][0])
-
-    def is_index(self) -> bool:
-        return self.schema() == str(SCHEMA_VERSION)
-
-    def create(self) -> None:
-        """The index's tables, empty (an existing one is kept), and the schema's version."""
-        from bgrecord.tables.schema import TABLES, views
-
-        # no key declared: DuckDB would keep its index in a block of its own (256 KB); bgrecord writes each key once
-        self.execute("CREATE TABLE IF NOT EXISTS bgrecord (key TEXT, value TEXT)")
-        if not self.query("SELECT value FROM bgrecord WHERE key = 'schema'"):
-            self.execute("INSERT INTO bgrecord VALUES ('schema', ?)", [str(SCHEMA_VERSION)])
-        for table, columns in TABLES.items():
-            self.create_table(table, columns)
-        if self.engine == "sqlite":  # a copy is found by its content (DuckDB scans the column: its index stays whole in memory)
-            self.execute("CREATE INDEX IF NOT EXISTS files_by_key ON files (file_key)")
-        for name, sql in views(self.engine).items():
-            self.execute(f"CREATE VIEW IF NOT EXISTS {name} AS {sql}")
 
     def create_table(self, table: str, columns: dict[str, str]) -> None:
         """A table of ``columns`` (name: pandas type), unless it exists."""

@@ -4,7 +4,7 @@ files in one folder, for Dask, DuckDB, Spark or pandas to read where they are, a
 
 ::
 
-    DIR/bgrecord.json                    {"schema": 3, "buckets": 64, "game_order": "..."}
+    DIR/bgrecord.json                    {"schema": 4, "buckets": 64, "game_order": "..."}
     DIR/files.parquet, games.parquet, start_positions.parquet, players.parquet, matches.parquet, dice.parquet
     DIR/positions/bucket=NN/part-0.parquet
 
@@ -26,6 +26,7 @@ from typing import Any
 from bgrecord.extras import require
 from bgrecord.tables.database import DUCKDB_MEMORY, SCHEMA_VERSION, Database, sql_text
 from bgrecord.tables.file_order import GAME_ORDER
+from bgrecord.tables.index_keys import SCHEMA, keys, write_keys
 
 BUCKETS = 64
 ROW_GROUP = 16_384  # positions a row group: what a search reads of a bucket file
@@ -57,10 +58,10 @@ def write(index: str | Path, folder: Path) -> None:
         for name in FILES:
             _write_table(pa, pq, database, name, columns[name], folder / f"{name}.parquet")
         _write_positions(pa, pq, database, folder / "positions", _schema(pa, POSITION_COLUMNS))
-        order = database.query(f"SELECT value FROM bgrecord WHERE key = '{GAME_ORDER}'")
+        order = (keys(database) or {}).get(GAME_ORDER)
     finally:
         database.close()
-    marker = {"schema": SCHEMA_VERSION, "buckets": BUCKETS, **({GAME_ORDER: order[0][0]} if order else {})}  # the index's runs in file order
+    marker = {"schema": SCHEMA_VERSION, "buckets": BUCKETS, **({GAME_ORDER: order} if order is not None else {})}  # the index's runs in file order
     (folder / MARKER).write_text(json.dumps(marker) + "\n", encoding="utf-8")
 
 
@@ -133,14 +134,12 @@ def opened(folder: str | Path) -> Database:
     for name in FILES:
         connection.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{quoted}/{name}.parquet')")
     connection.execute("CREATE VIEW game_rows AS SELECT * FROM games")  # the games table holds its files' names: as the index's two
-    keys = {"schema": str(SCHEMA_VERSION), **({GAME_ORDER: marker[GAME_ORDER]} if isinstance(marker.get(GAME_ORDER), str) else {})}
-    pairs = ", ".join(f"('{key}', '{sql_text(value)}')" for key, value in keys.items())
-    connection.execute(f"CREATE VIEW bgrecord AS SELECT * FROM (VALUES {pairs}) AS kept(key, value)")
     if any((path / "positions").glob("bucket=*/*.parquet")):
         connection.execute(f"CREATE VIEW positions AS SELECT * FROM read_parquet('{quoted}/positions/*/*.parquet', hive_partitioning = true)")
     else:
         connection.execute(f"CREATE VIEW positions AS SELECT *, 0 AS bucket FROM (VALUES {_empty_row()}) AS p({', '.join(POSITION_NAMES)}) WHERE false")
     database = Database.over(connection, "duckdb", path)
+    write_keys(database, {SCHEMA: str(SCHEMA_VERSION), **({GAME_ORDER: marker[GAME_ORDER]} if isinstance(marker.get(GAME_ORDER), str) else {})})
     database.buckets = BUCKETS
     return database
 

@@ -1,12 +1,13 @@
 """An index's games in file order, without a sort: the runs of game numbers whose games come
 in file order (by the file's name, its number, the match and the game), recorded by every
-``index`` run in the ``bgrecord`` table (key ``game_order``: the first game of each run after
-the first, comma-separated, each run holding the games from its first to the next's; ``many``
-past :data:`RUNS_AT_MOST`). A run finds its own games' runs as it writes them (:class:`Runs`). A new
-index of files named in order is one run; each later run that adds files whose names sort
-before those indexed adds another. A search (:mod:`bgrecord.tables.search`) reads each run's
-rows of a position in the positions table's own order (position, game, step: streamed from
-its first row, whatever the number of occurrences) and merges the runs.
+``index`` run among the index's keys (:mod:`bgrecord.tables.index_keys`; ``game_order``: the
+first game of each run after the first, comma-separated, each run holding the games from its
+first to the next's; ``many`` past :data:`RUNS_AT_MOST`). A run finds its own games' runs
+as it writes them (:class:`Runs`). A new index of files named in order is one run; each
+later run that adds files whose names sort before those indexed adds another. A search
+(:mod:`bgrecord.tables.search`) reads each run's rows of a position in the positions table's
+own order (position, game, step: streamed from its first row, whatever the number of
+occurrences) and merges the runs.
 
 What it does not do: follow a change another program makes to the files or games tables
 after the run (their rows are found in the order they had when indexed); nor record more
@@ -21,8 +22,9 @@ import re
 from typing import Any, Sequence
 
 from bgrecord.tables.database import Database
+from bgrecord.tables.index_keys import keys, write_keys
 
-GAME_ORDER = "game_order"  # the key of the runs in the bgrecord table
+GAME_ORDER = "game_order"  # the key of the runs among the index's keys
 RUNS_AT_MOST = 16  # runs recorded at most: a search merges that many streams of rows, each with its cursor
 _NO_NUMBER = -(1 << 62)  # a NULL number sorts first (as in the search's SQL)
 _NUMBER = re.compile(r"-?\d{1,18}")
@@ -107,19 +109,11 @@ def record(database: Database, first_new: int, written: Runs) -> None:
         runs = runs_in_file_order(database)
     else:
         runs = written.starts(starts or [], _game_order(last[0]) if last else None)
-    # the table written again whole: DuckDB keeps the rows a checkpoint wrote apart from those a later one
-    # adds, each in a block of its own (256 KB), and drops a row group all of whose rows are deleted
-    kept = database.query(f"SELECT key, value FROM bgrecord WHERE key <> '{GAME_ORDER}'")
-    database.execute("DELETE FROM bgrecord")
-    database.append("bgrecord", [*kept, (GAME_ORDER, _MANY if runs is None else ",".join(map(str, runs)))], {"key": "string", "value": "string"})
+    write_keys(database, {**(keys(database) or {}), GAME_ORDER: _MANY if runs is None else ",".join(map(str, runs))})
 
 
 def _value(database: Database) -> str | None:
-    try:
-        found = database.query(f"SELECT value FROM bgrecord WHERE key = '{GAME_ORDER}'")
-    except Exception:  # noqa: BLE001 - no such table (each engine has its own error): none recorded
-        return None
-    return found[0][0] if len(found) == 1 and isinstance(found[0][0], str) else None
+    return (keys(database) or {}).get(GAME_ORDER)
 
 
 def _starts(value: str) -> list[int] | None:

@@ -42,6 +42,9 @@ DICE = 37  # 0 no dice, else (first - 1) * 6 + second: the dice in the order rec
 ACTS = len(KINDS) * DICE * 2  # act_code's radix below the cube (962)
 _SINGLE, _DOUBLE, _ANY = 101, 51, 1351  # the bases of play_code's digits (each digit >= 1: 0 is a dance)
 assert MAX_ACTIONS < ROWS
+# a game's start kept by the index only where it is not this (the start_positions table: a row a game was 1 MB of
+# blocks at 10,000 games, 19 MB at a million)
+OPENING_SIDES = Position.start().sides
 
 
 _Made = TypeVar("_Made")

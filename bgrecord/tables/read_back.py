@@ -14,7 +14,7 @@ from typing import Any, Iterator, cast
 
 from bgrecord.core.position import Position
 from bgrecord.tables.identifiers import dice_text, match_id, match_state, xgid
-from bgrecord.tables.positions import Occurrence, hash_of, id_of_key, occurrence, played
+from bgrecord.tables.positions import OPENING_SIDES, Occurrence, hash_of, id_of_key, occurrence, played
 from bgrecord.tables.search import OCCURRENCE_COLUMNS, OCCURRENCES_FROM, searched
 
 POSITION_ROW_COLUMNS = ("file", "match_key", "match", "game", "move", "line", "unit", "step", "action", "player", "player0", "player1",
@@ -64,11 +64,11 @@ def _game_rows(rows: list[tuple[Any, ...]]) -> Iterator[dict[str, Any]]:
 
 
 def _replayed(rows: list[tuple[Any, ...]], base: Any) -> list[Occurrence]:
-    """A game's occurrences with their positions: from a kept start, each play applied in
-    turn; a position whose hash is not its row's is unknown, as are those after it until the
-    next kept one."""
+    """A game's occurrences with their positions: from a kept start (the standard opening
+    where the game's first row has none), each play applied in turn; a position whose hash
+    is not its row's is unknown, as are those after it until the next kept one."""
     seen = []
-    sides: Any = None
+    sides: Any = OPENING_SIDES
     for row in rows:
         each = occurrence(row[14:18], base)
         seen.append(each)

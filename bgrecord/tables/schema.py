@@ -5,7 +5,8 @@ the files, and two views that read them as the tables they stand for.
 
 from __future__ import annotations
 
-from bgrecord.tables.database import divided
+from bgrecord.tables.database import SCHEMA_VERSION, Database, divided
+from bgrecord.tables.index_keys import SCHEMA, keys, write_keys
 from bgrecord.tables.stats import GAME_COLUMNS
 from bgrecord.tables.summing import DICE_COLUMNS, MATCH_COLUMNS, PLAYER_COLUMNS
 
@@ -49,3 +50,17 @@ def views(engine: str) -> dict[str, str]:
         f"p.play FROM positions p JOIN games g ON g.game_id = p.game"
     )  # fmt: skip
     return {"games": games, "occurrences": occurrences}
+
+
+def create(database: Database, kept: dict[str, str] | None = None) -> None:
+    """The index's tables (an existing one kept), its views, and its keys with the schema's
+    version: ``kept`` (an old index's, as DuckDB's copy of its tables leaves them behind; ``{}``
+    for none), by default those the database holds."""
+    held = kept if kept is not None else keys(database) or {}
+    write_keys(database, {**held, SCHEMA: str(SCHEMA_VERSION)})
+    for table, columns in TABLES.items():
+        database.create_table(table, columns)
+    if database.engine == "sqlite":  # a copy is found by its content (DuckDB scans the column: its index stays whole in memory)
+        database.execute("CREATE INDEX IF NOT EXISTS files_by_key ON files (file_key)")
+    for name, sql in views(database.engine).items():
+        database.execute(f"CREATE VIEW IF NOT EXISTS {name} AS {sql}")

@@ -27,6 +27,7 @@ from bgrecord.tables.database import SCHEMA_VERSION, Database, divided
 from bgrecord.tables.opening import Opening
 from bgrecord.tables.file_order import file_order, recorded
 from bgrecord.tables.identifiers import Identifiers, dice_text, match_state
+from bgrecord.tables.index_keys import schema_of
 from bgrecord.tables.positions import ACTS, ANSWERS, DICE, KIND_CODES, cube_code, hash_of, occurrence, play_code
 from bgrecord.tables.storage import engine_failure, is_engine_error
 
@@ -328,7 +329,7 @@ def _opened(path: str | Path, opening: Opening | None) -> Database:
             raise ValueError(f"{path}: no such index")
         database = opened(path)
     try:
-        schema = database.schema()
+        schema = schema_of(database)
         if schema is None:
             raise ValueError(f"{path}: not a bgrecord index")
         if schema != str(SCHEMA_VERSION):

@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 from bgrecord.outputs import OutputError, held_signals
 from bgrecord.tables.database import DUCKDB_SCANNING_MEMORY, POSITIONS_ROW_GROUP, SCHEMA_VERSION, Database, engine_of, sql_text
-from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS
+from bgrecord.tables.index_keys import keys, schema_of
+from bgrecord.tables.schema import POSITION_COLUMNS, TABLES, VIEWS, create
 from bgrecord.tables.staging import COLUMN_TYPES, SORTING_MEMORY, StagedPositions, sort_into
 from bgrecord.tables.storage import DatabaseError, engine_failure, is_engine_error, writer_lock
 
@@ -248,7 +249,7 @@ def _prepare(work: Working, target: Path, existing: bool, remake: bool) -> None:
     """The copy's tables: the old index's (DuckDB: copied from it, but for its positions, which
     come at the end), made again from the files it lists when of an older schema."""
     database = work.database
-    schema = work.database.schema(work.old or "") if existing else str(SCHEMA_VERSION)
+    schema = schema_of(work.database, work.old or "") if existing else str(SCHEMA_VERSION)
     if schema is None and existing and _tables_of(work):
         raise ValueError(f"{target}: not a bgrecord index (its tables are not ours): not changed")
     version = int(schema) if schema and schema.isdigit() else None
@@ -277,9 +278,7 @@ def _prepare(work: Working, target: Path, existing: bool, remake: bool) -> None:
                 database.execute(f"DROP {kinds[name].upper()} {name}")
     if older and not remake:
         return  # kept as it is: another run's tables beside it
-    if older:
-        database.execute("DROP TABLE IF EXISTS bgrecord")
-    database.create()
+    create(database, {} if older else keys(database, work.old) if work.old else None)  # DuckDB copies tables, not views
     if "decisions" in database.names():  # DuckDB copies tables, not their indexes
         database.execute("CREATE INDEX IF NOT EXISTS decisions_by_match ON decisions (match_key, game_in_match, step)")
 
