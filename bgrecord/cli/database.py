@@ -57,7 +57,7 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
     from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.tables.archive import failed_rows, index_rows
     from bgrecord.tables.archive import index as update
-    from bgrecord.tables.database import engine_of
+    from bgrecord.tables.database import duckdb_module, engine_of
 
     inputs = gather(paths, lazily=True)  # found as they are read: an archive in flat memory
     if inputs.found.stdin:
@@ -73,7 +73,7 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
             check_outputs([(target, "folder")], inputs.files, overwrite=True)
         else:
             if engine_of(target) == "duckdb":
-                require("duckdb")
+                duckdb_module()  # its compiled core: the package's Python layer would hold back the workers' start
             check_outputs([(target, "database")], itertools.chain(inputs.files, analyses))  # the files looked at only if it exists
     except (ValueError, ImportError, OutputError) as exc:
         fail(str(exc))

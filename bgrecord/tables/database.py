@@ -88,7 +88,7 @@ class Database:
         self.settings: dict[str, str] = {}  # DuckDB's settings as bgrecord gave them
         self.holding: tuple[str, ...] = ()  # the tables whose rows are held (held)
         self.reading: dict[str, Path] = {}  # DuckDB: the files attached to read (attach_to_read), by name
-        engine = duckdb_module(read_only) if self.engine == "duckdb" else None
+        engine = duckdb_module() if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
                 self.connection: Any = _duckdb_connection(engine, self.path, read_only, memory or DUCKDB_MEMORY, row_group)
@@ -378,12 +378,13 @@ def _attached(path: Path, read_only: bool, row_group: int) -> str:
     return f"ATTACH '{sql_text(str(path))}' AS {ATTACHED} ({'READ_ONLY, ' if read_only else ''}ROW_GROUP_SIZE {int(row_group)})"
 
 
-def duckdb_module(read_only: bool) -> ModuleType:
-    """DuckDB's module. To read (a search, whose start-up counts), its compiled core alone
-    where it stands: the package's Python layer (some 80 ms to import) adds nothing to opening
-    a file and running SQL. Else, or without that core, the package (or the line saying how to
-    install it)."""
-    if read_only and "duckdb" not in sys.modules:
+def duckdb_module() -> ModuleType:
+    """DuckDB's module: its compiled core alone where it stands (25 ms to import), as the
+    package's Python layer (another 100 ms, paid before a run's workers start or a search's
+    query) adds nothing bgrecord uses: opening a file, SQL, NumPy columns in and out. Else
+    (the package loaded already, or no such core) the package, or the line saying how to
+    install it."""
+    if "duckdb" not in sys.modules:
         with contextlib.suppress(ImportError):
             core = importlib.import_module("_duckdb")
             if callable(getattr(core, "connect", None)):

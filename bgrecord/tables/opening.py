@@ -23,7 +23,7 @@ class Opening:
     def __init__(self, path: str | Path) -> None:
         import threading
 
-        duckdb_module(read_only=True)
+        duckdb_module()
         self._path = path
         self._database: Database | None = None
         self._failure: BaseException | None = None

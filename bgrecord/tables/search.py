@@ -194,14 +194,14 @@ def _run_rows(database: Database, condition: str, values: list[Any], run: tuple[
         yield from database.tuples(f"{sql} ORDER BY p.game, p.step" + (f" LIMIT {int(limit)}" if limit else ""), values)
         return
     page = min(PAGE, limit or PAGE)
+    if not _ON_GAMES.search(condition):
+        yield from _position_pages(database, f"{condition}{bounds}", values, page)
+        return
     since: list[Any] = []
-    # a condition on the positions alone finds their keys without their games (a page's bounds
-    # then count a row whose game another program took out: that page holds one row fewer)
-    keys_from = OCCURRENCES_FROM if _ON_GAMES.search(condition) else "FROM positions p"
     while True:
         after = " AND (p.game, p.step) > (?, ?)" if since else ""
         # the page's last key found first, on the keys alone: the rows' query then joins a page's games, not all of them
-        last = database.query(f"SELECT p.game, p.step {keys_from} WHERE {condition}{bounds}{after} ORDER BY p.game, p.step LIMIT 1 OFFSET {page - 1}",
+        last = database.query(f"SELECT p.game, p.step {OCCURRENCES_FROM} WHERE {condition}{bounds}{after} ORDER BY p.game, p.step LIMIT 1 OFFSET {page - 1}",
                               values + since)  # fmt: skip
         until = " AND (p.game, p.step) <= (?, ?)" if last else ""
         for row in database.tuples(f"{sql}{after}{until} ORDER BY p.game, p.step", values + since + (list(last[0]) if last else [])):
@@ -209,6 +209,26 @@ def _run_rows(database: Database, condition: str, values: list[Any], run: tuple[
         if not last:
             return
         since = list(last[0])
+
+
+def _position_pages(database: Database, condition: str, values: list[Any], page: int) -> Iterator[tuple[Any, ...]]:
+    """:func:`_run_rows` in DuckDB of a condition on the positions alone, one query a page: the
+    page's positions found first, then joined to their games and files (a row whose game or
+    file another program took out still counts in its page, and is left out)."""
+    since: list[Any] = []
+    while True:
+        after = " AND (p.game, p.step) > (?, ?)" if since else ""
+        sql = (f"SELECT {OCCURRENCE_COLUMNS}, p.game, f.file_id FROM (SELECT * FROM positions p WHERE {condition}{after} "
+               f"ORDER BY p.game, p.step LIMIT {page}) p LEFT JOIN game_rows g ON g.game_id = p.game LEFT JOIN files f "
+               "ON f.file_id = g.file_id ORDER BY p.game, p.step")  # fmt: skip
+        count, last = 0, None
+        for last in database.tuples(sql, values + since):
+            count += 1
+            if last[-1] is not None:
+                yield last
+        if count < page or last is None:
+            return
+        since = [last[-2], last[14]]  # its game and step
 
 
 def _sorted_rows(database: Database, wanted: Wanted, condition: str, values: list[Any], limit: int | None) -> Iterator[tuple[Any, ...]]:
