@@ -192,11 +192,10 @@ def _waiting(target: str) -> None:
 
 
 def _needs_engine(path: str) -> None:
-    from bgrecord.extras import require
-    from bgrecord.tables.database import engine_of
+    from bgrecord.tables.database import duckdb_module, engine_of
 
     if engine_of(path) == "duckdb":
-        require("duckdb")
+        duckdb_module()  # its compiled core, as the index opens it
 
 
 class _StoreWriter:

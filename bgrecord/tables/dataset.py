@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bgrecord.extras import require
-from bgrecord.tables.database import DUCKDB_MEMORY, SCHEMA_VERSION, Database, sql_text
+from bgrecord.tables.database import DUCKDB_MEMORY, SCHEMA_VERSION, Database, duckdb_module, sql_text
 from bgrecord.tables.file_order import GAME_ORDER
 from bgrecord.tables.index_keys import SCHEMA, keys, write_keys
 
@@ -124,7 +124,7 @@ def _flush(pa: Any, pq: Any, schema: Any, folder: Path, writers: dict[int, Any],
 def opened(folder: str | Path) -> Database:
     """A dataset to search as an index: DuckDB views over its files (``ValueError`` for a
     dataset of another schema)."""
-    duckdb = require("duckdb")
+    duckdb = duckdb_module()
     path = Path(folder)
     marker = json.loads((path / MARKER).read_text(encoding="utf-8"))
     if marker.get("schema") != SCHEMA_VERSION:

@@ -98,7 +98,8 @@ def record(database: Database, first_new: int, written: Runs) -> None:
     ``written``, as the run wrote them): the runs recorded before it, and those of its games
     (the index's games all read again where none were recorded and it held games before);
     past :data:`RUNS_AT_MOST`, ``many`` (not read again: a search sorts)."""
-    value = _value(database)
+    held = keys(database) or {}
+    value = held.get(GAME_ORDER)
     if value == _MANY:
         return
     starts = _starts(value) if value is not None else None
@@ -109,7 +110,7 @@ def record(database: Database, first_new: int, written: Runs) -> None:
         runs = runs_in_file_order(database)
     else:
         runs = written.starts(starts or [], _game_order(last[0]) if last else None)
-    write_keys(database, {**(keys(database) or {}), GAME_ORDER: _MANY if runs is None else ",".join(map(str, runs))})
+    write_keys(database, {**held, GAME_ORDER: _MANY if runs is None else ",".join(map(str, runs))})
 
 
 def _value(database: Database) -> str | None:
