@@ -614,6 +614,46 @@ def test_a_database_opened_to_write_row_groups_of_a_size_chosen_writes_them(tmp_
     assert read.execute("SELECT count(*), sum(n) FROM numbers").fetchall() == [(6000, sum(range(6000)))]
 
 
+def test_a_search_opens_duckdb_without_its_row_group_pruner_and_finds_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DuckDB's row group pruner (1.5 on) loads a statistic of every row group of a table for a
+    query ordered and limited: an index opened read only (to be searched) is opened without it
+    where DuckDB has it, and a search finds the same occurrences as with it; a run that writes
+    keeps it; a DuckDB that does not know it (or says no version) is not told of it, as it
+    would refuse the name. The names of an index are its tables and views, not a temporary table."""
+    duckdb = pytest.importorskip("duckdb")
+    from types import SimpleNamespace
+
+    from bgrecord.tables import duckdb_engine
+
+    index, samples = tmp_path / "archive.duckdb", copy_samples(tmp_path / "samples")
+    assert run("index", str(samples), "-o", str(index)).exit_code == 0
+
+    def disabled(database: Database) -> str:
+        found = str(database.query("SELECT current_setting('disabled_optimizers')")[0][0])
+        database.close()
+        return found
+
+    knows = "row_group_pruner" in {name for (name,) in duckdb.connect(":memory:").execute("SELECT name FROM duckdb_optimizers()").fetchall()}
+    assert disabled(Database(index, read_only=True)) == ("row_group_pruner" if knows else "")
+    assert disabled(Database(tmp_path / "new.duckdb")) == ""
+    seen = sorted({record.position.id() for path in sorted(samples.rglob("*.mat")) for record in step_records(path) if record.position is not None})
+    wanted = [search.Wanted.of(position) for position in ["4HPwATDgc/ABMA", *seen[:: max(1, len(seen) // 11)]]]  # the opening among them
+    without = [list(search.find(index, each, limit)) for each in wanted for limit in (1, 3, None)]
+    with monkeypatch.context() as patched:
+        patched.setattr(duckdb_engine, "PRUNER_SINCE", (10**6,))
+        assert disabled(Database(index, read_only=True)) == ""
+        assert [list(search.find(index, each, limit)) for each in wanted for limit in (1, 3, None)] == without
+    assert sum(map(len, without)) > len(wanted) * 3
+    for version, told in (("1.4.4", False), ("v1.5.0", True), ("2.0.1", True), (None, False)):
+        fake = SimpleNamespace(connect=lambda path, read_only, config: config, **({"__version__": version} if version else {}))
+        config = duckdb_engine.duckdb_connection(fake, index, True, "64MB", None)  # type: ignore[arg-type]
+        assert ("disabled_optimizers" in config) is told and config["memory_limit"] == "64MB"
+    database = Database(index, read_only=True)
+    database.execute("CREATE TEMPORARY TABLE scratch (n BIGINT)")
+    assert database.names() == {"bgrecord", "dice", "files", "game_rows", "games", "matches", "occurrences", "players", "positions", "start_positions"}
+    database.close()
+
+
 def test_rows_held_go_in_whole_row_groups_at_each_release_and_are_read_and_deleted_meanwhile(tmp_path: Path) -> None:
     """DuckDB appends the rows that follow a release in a row group of their own and merges a
     table's part-full ones at its checkpoint (reading back whole ones): rows held go in whole

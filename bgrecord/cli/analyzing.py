@@ -192,7 +192,8 @@ def _waiting(target: str) -> None:
 
 
 def _needs_engine(path: str) -> None:
-    from bgrecord.tables.database import duckdb_module, engine_of
+    from bgrecord.tables.database import engine_of
+    from bgrecord.tables.duckdb_engine import duckdb_module
 
     if engine_of(path) == "duckdb":
         duckdb_module()  # its compiled core, as the index opens it

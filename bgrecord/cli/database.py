@@ -57,7 +57,8 @@ def index(paths: tuple[str, ...], target: str, kind: str, dedupe: bool, analyses
     from bgrecord.outputs import OutputError, check_outputs
     from bgrecord.tables.archive import failed_rows, index_rows
     from bgrecord.tables.archive import index as update
-    from bgrecord.tables.database import duckdb_module, engine_of
+    from bgrecord.tables.database import engine_of
+    from bgrecord.tables.duckdb_engine import duckdb_module
 
     inputs = gather(paths, lazily=True)  # found as they are read: an archive in flat memory
     if inputs.found.stdin:

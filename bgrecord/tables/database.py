@@ -15,14 +15,12 @@ search reads only the row groups whose range holds the position.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import itertools
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Iterable, Iterator, Sequence
 
-from bgrecord.extras import require
+from bgrecord.tables.duckdb_engine import ATTACHED, attach_statement, duckdb_connection, duckdb_module
+from bgrecord.tables.duckdb_engine import sql_text as sql_text  # both engines' quoting, said once where the ATTACH statement needs it
 from bgrecord.tables.storage import engine_failure, is_engine_error
 
 # 3: positions as small integers keyed by a hash, files known by their resolved path; 4: no start kept for a game
@@ -49,7 +47,6 @@ ROW_GROUP = 10_240
 # The positions' (bgrecord.tables.staging), written once the other tables' rows are: what a search reads of them
 # where it looks a position up, and what it knows of each (more of them: more to read as it opens the file)
 POSITIONS_ROW_GROUP = 30_720
-ATTACHED = "written"  # the name a file is attached by to write row groups of a size chosen (Database's row_group)
 HELD = "held_"  # the start of the name of the temporary table a table's rows are held in (Database.held)
 JOURNAL_BOUND = "1GB"  # DuckDB's journal, past which it checkpoints on its own even where told not to (Database.checkpoints_chosen)
 
@@ -64,11 +61,6 @@ def engine_of(path: str | Path) -> str:
     if engine is None:
         raise ValueError(f"{path}: a database ends in .duckdb (DuckDB) or .sqlite (SQLite)")
     return engine
-
-
-def sql_text(text: str) -> str:
-    """``text`` made safe inside an SQL string literal (its quotes doubled)."""
-    return text.replace("'", "''")
 
 
 class Database:
@@ -91,7 +83,7 @@ class Database:
         engine = duckdb_module() if self.engine == "duckdb" else None
         try:
             if engine is not None:  # DuckDB's memory bounded (it works on disk beyond): the promise of docs/cli.md
-                self.connection: Any = _duckdb_connection(engine, self.path, read_only, memory or DUCKDB_MEMORY, row_group)
+                self.connection: Any = duckdb_connection(engine, self.path, read_only, memory or DUCKDB_MEMORY, row_group)
                 self.attached, self.row_group = bool(row_group), row_group or 0
                 self.settings["memory_limit"] = memory or DUCKDB_MEMORY
             else:
@@ -252,7 +244,7 @@ class Database:
     def _attached_again(self) -> None:
         self.execute("USE memory")  # the connection's own database (DuckDB detaches no database in use)
         self.execute(f"DETACH {ATTACHED}")
-        self.execute(_attached(self.path, False, self.row_group))
+        self.execute(attach_statement(self.path, False, self.row_group))
         self.execute(f"USE {ATTACHED}")
         for name, path in self.reading.items():  # what DuckDB knows of a file it reads grows as well (an update's old index)
             self.execute(f"DETACH {name}")
@@ -272,7 +264,8 @@ class Database:
     def names(self) -> set[str]:
         """The tables and views of the database."""
         if self.engine == "duckdb":
-            return {row[0] for row in self.query("SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database()")}
+            return {row[0] for row in self.query("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() UNION ALL "
+                                                 "SELECT view_name FROM duckdb_views() WHERE database_name = current_database() AND NOT internal")}  # fmt: skip
         return {row[0] for row in self.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
 
     def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -354,42 +347,6 @@ class Database:
     def close(self) -> None:
         self.commit()
         self.connection.close()
-
-
-def _duckdb_connection(engine: ModuleType, path: Path, read_only: bool, memory: str, row_group: int | None) -> Any:
-    """A DuckDB connection to ``path`` within ``memory``; with ``row_group``, the file attached
-    (the row group size is an option of ``ATTACH`` alone, for the rows written while attached)
-    and used as the connection's own."""
-    config = {"memory_limit": memory}
-    if not row_group:
-        return engine.connect(str(path), read_only=read_only, config=config)
-    connection = engine.connect(":memory:", config={**config, "temp_directory": f"{path}.tmp"})  # as the file's own (else .tmp, here)
-    try:
-        connection.execute(_attached(path, read_only, row_group))
-        connection.execute(f"USE {ATTACHED}")
-    except BaseException:
-        connection.close()
-        raise
-    return connection
-
-
-def _attached(path: Path, read_only: bool, row_group: int) -> str:
-    """DuckDB's statement that attaches ``path`` as :data:`ATTACHED`, its row groups of ``row_group`` rows."""
-    return f"ATTACH '{sql_text(str(path))}' AS {ATTACHED} ({'READ_ONLY, ' if read_only else ''}ROW_GROUP_SIZE {int(row_group)})"
-
-
-def duckdb_module() -> ModuleType:
-    """DuckDB's module: its compiled core alone where it stands (25 ms to import), as the
-    package's Python layer (another 100 ms, paid before a run's workers start or a search's
-    query) adds nothing bgrecord uses: opening a file, SQL, NumPy columns in and out. Else
-    (the package loaded already, or no such core) the package, or the line saying how to
-    install it."""
-    if "duckdb" not in sys.modules:
-        with contextlib.suppress(ImportError):
-            core = importlib.import_module("_duckdb")
-            if callable(getattr(core, "connect", None)):
-                return core
-    return require("duckdb")
 
 
 def divided(engine: str, number: str, by: int) -> str:

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from bgrecord.extras import require
-from bgrecord.tables.database import DUCKDB_MEMORY, SCHEMA_VERSION, Database, duckdb_module, sql_text
+from bgrecord.tables.database import DUCKDB_MEMORY, SCHEMA_VERSION, Database, sql_text
+from bgrecord.tables.duckdb_engine import duckdb_module
 from bgrecord.tables.file_order import GAME_ORDER
 from bgrecord.tables.index_keys import SCHEMA, keys, write_keys
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bgrecord.tables.database import ENGINES, Database, duckdb_module
+from bgrecord.tables.database import ENGINES, Database
+from bgrecord.tables.duckdb_engine import duckdb_module
 
 
 class Opening:
